@@ -1,0 +1,86 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { SqlRunner } from './migrate.ts';
+
+export type Db = PrismaClient;
+export type Tx = Prisma.TransactionClient;
+export { PrismaClient };
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Raw SQL for the migration runner and tests. */
+  sql: SqlRunner;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+/** Connects to a Postgres server through node-postgres and Prisma's pg adapter. */
+export async function connectPostgres(url: string, opts: { poolSize?: number } = {}): Promise<Database> {
+  const pg = await import('pg');
+  const pool = new pg.default.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the pool replaces it on next use.
+  pool.on('error', () => {});
+  const adapter = new PrismaPg(pool, { disposeExternalPool: false });
+  const prisma = new PrismaClient({ adapter });
+  const sql: SqlRunner = {
+    async exec(text) {
+      await pool.query(text);
+    },
+    async query<T>(text: string, params: unknown[] = []) {
+      const r = await pool.query(text, params);
+      return r.rows as T[];
+    },
+    async withLock(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(72707369)');
+        return await fn({
+          exec: async (t) => void (await client.query(t)),
+          query: async <T,>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as T[],
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(72707369)').catch(() => {});
+        client.release();
+      }
+    },
+  };
+  return {
+    prisma,
+    sql,
+    kind: 'postgres',
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * An embedded Postgres (PGlite, Postgres compiled to WebAssembly) keeping its data in `dataDir`.
+ * Used by `npm start` when no DATABASE_URL is set. It is a single connection: fine for one local
+ * bot, not for the concurrency tests, which run on a real server.
+ */
+export async function openEmbedded(dataDir: string): Promise<Database> {
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dataDir, { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  const lite = await PGlite.create(dataDir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const sql: SqlRunner = {
+    exec: async (t) => void (await lite.exec(t)),
+    query: async <T,>(t: string, p: unknown[] = []) => (await lite.query<T>(t, p)).rows,
+    withLock: async (fn) => fn(sql),
+  };
+  return {
+    prisma,
+    sql,
+    kind: 'pglite',
+    async close() {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
+}
