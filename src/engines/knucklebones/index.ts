@@ -1,0 +1,401 @@
+import { replayWith } from '../replay.ts';
+import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../types.ts';
+import { rngFromSeed, rngStateSchema, rollDie, shuffle } from '../rng.ts';
+import { DIE_INFO, type DieItem } from './dice.ts';
+import { scoreColumn, scoreGrid } from './scoring.ts';
+import {
+  moveSchema,
+  optionsSchema,
+  stateSchema,
+  type Grid,
+  type KnucklebonesMove,
+  type KnucklebonesOptions,
+  type KnucklebonesState,
+} from './schema.ts';
+
+export { scoreColumn, scoreGrid } from './scoring.ts';
+export { DIE_INFO, DIE_ITEMS, dieItemSchema, type DieItem } from './dice.ts';
+export {
+  columnSchema,
+  dieSchema,
+  gridSchema,
+  moveSchema,
+  optionsSchema,
+  outcomeSchema,
+  stateSchema,
+  type Grid,
+  type KnucklebonesMove,
+  type KnucklebonesOptions,
+  type KnucklebonesState,
+} from './schema.ts';
+
+/** What anyone sees (Knucklebones has no hidden information; the rng never leaves the engine). */
+export interface KnucklebonesView {
+  players: [PlayerId, PlayerId];
+  /** The player to move; null when the game is over. */
+  turn: PlayerId | null;
+  /** The die the player to move has to place; null when the game is over. */
+  roll: number | null;
+  grids: Record<PlayerId, Grid>;
+  columnScores: Record<PlayerId, [number, number, number]>;
+  scores: Record<PlayerId, number>;
+  turnNumber: number;
+  outcome: Outcome | null;
+  /** Dice items: present once one was used in the game. */
+  dice?: {
+    /** Dice items each player has used in this game (each once per game). */
+    used: Record<PlayerId, DieItem[]>;
+    /** The die item used in the running turn, if any. */
+    turnDie: DieItem | null;
+    /** Loaded Die: the two values to keep one of (place waits for the choice). */
+    choices: [number, number] | null;
+    /** Twin Die: the column of the first placement; the twin goes in another column. */
+    twinFrom: number | null;
+  };
+}
+
+/** One entry of a game's move log, as `replay` consumes it. */
+export interface KnucklebonesLogEntry {
+  actor: PlayerId;
+  move: KnucklebonesMove;
+}
+
+const COLUMNS = 3;
+const ROWS = 3;
+const CELLS = COLUMNS * ROWS;
+
+function fail(code: string, message: string): never {
+  throw new RuleError(`knucklebones/${code}`, message);
+}
+
+const cloneGrid = (g: Grid): Grid => [g[0].slice(), g[1].slice(), g[2].slice()];
+
+const cellCount = (g: Grid): number => g[0].length + g[1].length + g[2].length;
+
+/** The other seat. Callers have checked that `player` is seated. */
+function opponentOf(state: KnucklebonesState, player: PlayerId): PlayerId {
+  const [a, b] = state.players;
+  return player === a ? b : a;
+}
+
+/** Looks a player's grid up by seat (never through the prototype chain). */
+function gridOf(state: KnucklebonesState, player: PlayerId): Grid {
+  const g = Object.hasOwn(state.grids, player) ? state.grids[player] : undefined;
+  if (!g) throw new Error(`corrupt knucklebones state: no grid for ${player}`);
+  return g;
+}
+
+function totals(state: KnucklebonesState): Record<PlayerId, number> {
+  const [a, b] = state.players;
+  return { [a]: scoreGrid(gridOf(state, a)), [b]: scoreGrid(gridOf(state, b)) };
+}
+
+function copyOutcome(o: Outcome): Outcome {
+  const out: Outcome = { winners: o.winners.slice(), reason: o.reason };
+  if (o.scores) out.scores = { ...o.scores };
+  if (o.forfeited !== undefined) out.forfeited = o.forfeited;
+  return out;
+}
+
+/** Throws `knucklebones/game-over` / `knucklebones/not-a-player` as forfeit and apply need. */
+function assertRunningAndSeated(state: KnucklebonesState, player: PlayerId): void {
+  if (state.outcome !== null || state.turn === null) fail('game-over', 'This game of Knucklebones is already over.');
+  if (!state.players.includes(player)) fail('not-a-player', 'You are not playing in this game of Knucklebones.');
+}
+
+function setup(args: SetupArgs<KnucklebonesOptions>): KnucklebonesState {
+  if (!optionsSchema.safeParse(args.options ?? {}).success) fail('bad-setup', 'Knucklebones has no options.');
+  const players = args.players;
+  if (players.length !== 2) fail('bad-setup', `Knucklebones needs exactly 2 players, got ${players.length}.`);
+  const [p0, p1] = players as [PlayerId, PlayerId];
+  if (!p0 || !p1 || p0 === p1) fail('bad-setup', 'Knucklebones needs two distinct, non-empty player ids.');
+  // Ids key the grids in stored JSON; `__proto__` would not survive a JSON/zod round trip.
+  if (p0 === '__proto__' || p1 === '__proto__') fail('bad-setup', 'That player id cannot be used.');
+  if (!rngStateSchema.shape.seed.safeParse(args.seed).success) {
+    fail('bad-setup', 'The seed must be 64 lowercase hex characters.');
+  }
+  const rng0 = rngFromSeed(args.seed);
+
+  // Seeded random turn order, then the first player's die is rolled right away.
+  const [order, rng1] = shuffle(rng0, [p0, p1]);
+  const [first, second] = order as [PlayerId, PlayerId];
+  const [roll, rng2] = rollDie(rng1);
+  return {
+    players: [first, second],
+    grids: { [first]: [[], [], []], [second]: [[], [], []] },
+    turn: first,
+    roll,
+    rng: rng2,
+    turnNumber: 0,
+    lastPlaced: { [first]: null, [second]: null },
+    outcome: null,
+  };
+}
+
+type DiceState = NonNullable<KnucklebonesState['dice']>;
+
+function copyDice(d: KnucklebonesState['dice']): DiceState | undefined {
+  if (!d) return undefined;
+  const used: DiceState['used'] = {};
+  for (const [k, v] of Object.entries(d.used)) used[k] = v.slice();
+  return { used, turn: d.turn ? { die: d.turn.die, choices: d.turn.choices ? [d.turn.choices[0], d.turn.choices[1]] : null, twinFrom: d.turn.twinFrom } : null };
+}
+
+/** A copy of the state with the same turn (for the steps of a turn that do not pass it). */
+function sameTurn(state: KnucklebonesState): KnucklebonesState {
+  const [a, b] = state.players;
+  const next: KnucklebonesState = {
+    players: [a, b],
+    grids: { [a]: cloneGrid(gridOf(state, a)), [b]: cloneGrid(gridOf(state, b)) },
+    turn: state.turn,
+    roll: state.roll,
+    rng: { seed: state.rng.seed, n: state.rng.n },
+    turnNumber: state.turnNumber,
+    lastPlaced: { ...state.lastPlaced },
+    outcome: null,
+  };
+  const dice = copyDice(state.dice);
+  if (dice) next.dice = dice;
+  return next;
+}
+
+function apply(state: KnucklebonesState, actor: PlayerId, move: KnucklebonesMove): KnucklebonesState {
+  assertRunningAndSeated(state, actor);
+  if (state.turn !== actor) fail('not-your-turn', 'It is not your turn.');
+  const parsed = moveSchema.safeParse(move);
+  if (!parsed.success) fail('bad-move', 'That is not a valid Knucklebones move: choose column 1, 2 or 3.');
+  const m = parsed.data;
+  if (state.roll === null) throw new Error('corrupt knucklebones state: a turn is running without a roll');
+  if (m.type === 'use-die') return useDie(state, actor, m.die, m.column);
+  if (m.type === 'keep') return keep(state, m.choice);
+  return place(state, actor, m.column);
+}
+
+function useDie(state: KnucklebonesState, actor: PlayerId, die: DieItem, column: 1 | 2 | 3 | undefined): KnucklebonesState {
+  const turnDie = state.dice?.turn ?? null;
+  if (turnDie) fail('one-die-per-turn', `You already used the ${DIE_INFO[turnDie.die].name} this turn: only one die item per turn.`);
+  if (state.dice?.used[actor]?.includes(die)) fail('die-used', `You already used the ${DIE_INFO[die].name} in this game: each die once per game.`);
+  if (die !== 'spoiler' && column !== undefined) fail('bad-move', `The ${DIE_INFO[die].name} does not take a column.`);
+  const next = sameTurn(state);
+  const opponent = opponentOf(state, actor);
+  let choices: [number, number] | null = null;
+  switch (die) {
+    case 'loaded': {
+      const [x, r1] = rollDie(next.rng);
+      const [y, r2] = rollDie(r1);
+      next.rng = r2;
+      choices = [x, y];
+      break;
+    }
+    case 'lucky': {
+      const [v, r] = rollDie(next.rng);
+      next.rng = r;
+      next.roll = v;
+      break;
+    }
+    case 'steady':
+      next.roll = 3;
+      break;
+    case 'echo': {
+      const v = state.lastPlaced[opponent] ?? null;
+      if (v === null) fail('nothing-to-echo', 'Your opponent has not placed a die yet, so there is nothing to echo.');
+      next.roll = v;
+      break;
+    }
+    case 'spoiler': {
+      if (column === undefined) fail('spoiler-column', 'Choose which of your opponent’s columns the Spoiler Die hits.');
+      const theirs = gridOf(next, opponent);
+      const col = theirs[column - 1] as number[];
+      if (col.length === 0) fail('spoiler-empty', `Your opponent’s column ${column} is empty; choose a column with dice.`);
+      const highest = Math.max(...col);
+      col.splice(col.indexOf(highest), 1);
+      break;
+    }
+    case 'twin':
+      break;
+  }
+  const [a, b] = state.players;
+  const used = next.dice?.used ?? { [a]: [], [b]: [] };
+  used[actor] = [...(used[actor] ?? []), die];
+  next.dice = { used, turn: { die, choices, twinFrom: null } };
+  return next;
+}
+
+function keep(state: KnucklebonesState, choice: 0 | 1): KnucklebonesState {
+  const choices = state.dice?.turn?.choices ?? null;
+  if (!choices) fail('nothing-to-keep', 'There is no Loaded Die roll to choose from this turn.');
+  const next = sameTurn(state);
+  next.roll = choices[choice];
+  next.dice!.turn!.choices = null;
+  return next;
+}
+
+function place(state: KnucklebonesState, actor: PlayerId, column: 1 | 2 | 3): KnucklebonesState {
+  const turnDie = state.dice?.turn ?? null;
+  if (turnDie?.choices) fail('choose-first', 'Keep one of the two Loaded Die values first, then place it.');
+  const twinFrom = turnDie?.die === 'twin' ? turnDie.twinFrom : null;
+  const col = column - 1;
+  const value = state.roll as number;
+
+  const mine = cloneGrid(gridOf(state, actor));
+  const myColumn = mine[col] as number[];
+  if (myColumn.length >= ROWS) fail('column-full', `Column ${column} is full; choose another column.`);
+  if (twinFrom === column) fail('twin-same-column', `The twin die goes in another column than column ${column}.`);
+  myColumn.push(value);
+
+  // Destruction: every die of the placed value in the opponent's same-numbered column is removed
+  // (not by the Twin Die's second die).
+  const opponent = opponentOf(state, actor);
+  const theirs = cloneGrid(gridOf(state, opponent));
+  if (twinFrom === null) theirs[col] = (theirs[col] as number[]).filter((v) => v !== value);
+
+  const [a, b] = state.players;
+  const next: KnucklebonesState = {
+    players: [a, b],
+    // Keys in seat order, so the stored JSON does not depend on who moved last.
+    grids: actor === a ? { [a]: mine, [b]: theirs } : { [a]: theirs, [b]: mine },
+    turn: null,
+    roll: null,
+    rng: { seed: state.rng.seed, n: state.rng.n },
+    turnNumber: state.turnNumber + 1,
+    lastPlaced: { ...state.lastPlaced, [actor]: value },
+    outcome: null,
+  };
+  const dice = copyDice(state.dice);
+  if (dice) next.dice = { used: dice.used, turn: null };
+
+  if (cellCount(mine) === CELLS) {
+    // The placer's ninth cell ends the game at once; higher total wins, equal totals draw.
+    const scores = totals(next);
+    const mineTotal = scores[actor] ?? 0;
+    const theirTotal = scores[opponent] ?? 0;
+    const winners = mineTotal > theirTotal ? [actor] : theirTotal > mineTotal ? [opponent] : [];
+    next.outcome = { winners, scores, reason: 'grid-full' };
+    return next;
+  }
+
+  // Twin Die: the first placement is followed by the twin in another non-full column, if any.
+  if (turnDie?.die === 'twin' && twinFrom === null && mine.some((c, i) => i !== col && c.length < ROWS)) {
+    next.turn = actor;
+    next.roll = value;
+    next.turnNumber = state.turnNumber;
+    next.dice = { used: next.dice!.used, turn: { die: 'twin', choices: null, twinFrom: column } };
+    return next;
+  }
+
+  // The turn passes and the engine rolls the opponent's die right away.
+  const [roll, rng] = rollDie(next.rng);
+  next.turn = opponent;
+  next.roll = roll;
+  next.rng = rng;
+  return next;
+}
+
+function view(state: KnucklebonesState, _viewer: PlayerId | null): KnucklebonesView {
+  const [a, b] = state.players;
+  const grids: Record<PlayerId, Grid> = { [a]: cloneGrid(gridOf(state, a)), [b]: cloneGrid(gridOf(state, b)) };
+  const colScores = (g: Grid): [number, number, number] => [scoreColumn(g[0]), scoreColumn(g[1]), scoreColumn(g[2])];
+  const over = state.outcome !== null;
+  return {
+    players: [a, b],
+    turn: over ? null : state.turn,
+    roll: over ? null : state.roll,
+    grids,
+    columnScores: { [a]: colScores(grids[a] as Grid), [b]: colScores(grids[b] as Grid) },
+    scores: totals(state),
+    turnNumber: state.turnNumber,
+    outcome: state.outcome ? copyOutcome(state.outcome) : null,
+    ...(state.dice
+      ? {
+          dice: {
+            used: { [a]: state.dice.used[a]?.slice() ?? [], [b]: state.dice.used[b]?.slice() ?? [] },
+            turnDie: over ? null : (state.dice.turn?.die ?? null),
+            choices: over || !state.dice.turn?.choices ? null : ([state.dice.turn.choices[0], state.dice.turn.choices[1]] as [number, number]),
+            twinFrom: over ? null : (state.dice.turn?.twinFrom ?? null),
+          },
+        }
+      : {}),
+  };
+}
+
+function awaiting(state: KnucklebonesState): PlayerId[] {
+  return state.outcome === null && state.turn !== null ? [state.turn] : [];
+}
+
+function outcome(state: KnucklebonesState): Outcome | null {
+  return state.outcome ? copyOutcome(state.outcome) : null;
+}
+
+function forfeit(state: KnucklebonesState, player: PlayerId): KnucklebonesState {
+  assertRunningAndSeated(state, player);
+  const [a, b] = state.players;
+  return {
+    players: [a, b],
+    grids: { [a]: cloneGrid(gridOf(state, a)), [b]: cloneGrid(gridOf(state, b)) },
+    turn: null,
+    roll: null,
+    rng: { seed: state.rng.seed, n: state.rng.n },
+    turnNumber: state.turnNumber,
+    lastPlaced: { ...state.lastPlaced },
+    outcome: { winners: [opponentOf(state, player)], scores: totals(state), reason: 'forfeit', forfeited: player },
+    ...(state.dice ? { dice: { used: copyDice(state.dice)!.used, turn: null } } : {}),
+  };
+}
+
+/**
+ * Knucklebones (knucklebones.seed.txt, settled by RULINGS.md).
+ *
+ * - Two players. Turn order is random, drawn from the game's seeded rng at setup (a shuffle of the
+ *   two seats); the first player's die is rolled at setup, every later die when the turn passes.
+ * - A move places the current roll in one of the mover's own columns (1-3) that is not full. The row
+ *   is irrelevant, so a column is just the list of its dice in placement order (at most 3).
+ * - Destruction: every die of the placed value in the opponent's same-numbered column is removed.
+ * - The game ends right after the placement that fills the placer's ninth cell (only the placer's
+ *   grid can fill on their own placement). Higher total wins; equal totals are a draw (no winners).
+ * - Scoring: each die scores value × the count of that value in its column; total = sum of columns.
+ * - Forfeit (a player gives up or timed out) may happen on either player's turn; the opponent wins
+ *   with reason `forfeit`, scores are the current totals.
+ *
+ * - Dice items (dice.ts): `use-die` before placing, once per die per player per game and one per
+ *   turn. Loaded draws two fresh dice from the rng and waits for `keep` (0 or 1) before the placement;
+ *   Lucky draws one fresh die that replaces the roll; Steady sets 3; Echo copies the opponent's
+ *   last placed value (refused before they placed); Spoiler removes one die of the highest value from
+ *   the named opponent column (refused when empty) and the turn goes on; Twin: the placement is
+ *   followed, on the same turn, by a second `place` of the same value in another non-full column,
+ *   without destruction. If the first placement fills the grid the game ends at once; if no other
+ *   column has room the twin is lost and the turn passes. The twin counts as the player's last
+ *   placed die; turnNumber counts turns, not dice.
+ *
+ * Choices where the rulebook and rulings are silent: setup refuses anything but two distinct
+ * non-empty ids (not `__proto__`) and a 64-hex seed (`knucklebones/bad-setup`); a move with extra keys is a bad move;
+ * when the game ends the rng is not advanced (no die is rolled for a turn that never comes).
+ */
+export const knucklebones: Engine<KnucklebonesState, KnucklebonesMove, KnucklebonesView, KnucklebonesOptions> = {
+  id: 'knucklebones',
+  name: 'Knucklebones',
+  minPlayers: 2,
+  maxPlayers: 2,
+  stateSchema,
+  moveSchema,
+  optionsSchema,
+  setup,
+  apply,
+  view,
+  awaiting,
+  outcome,
+  forfeit,
+};
+
+/**
+ * Recomputes a game from its seed, seating and move log (setup, then apply for each entry in order).
+ * Pure; throws the RuleError of the first illegal entry. `players` is the seating passed to setup
+ * (the turn order is then drawn from the seed, exactly as when the game was created).
+ */
+export function replay(
+  seed: string,
+  players: PlayerId[],
+  moves: readonly KnucklebonesLogEntry[],
+  options: KnucklebonesOptions = {},
+): KnucklebonesState {
+  return replayWith(knucklebones, seed, players, options, moves).at(-1)!;
+}
