@@ -1,0 +1,123 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import { cronLogger } from '../log.ts';
+import type { Tx } from '../db/client.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { expireTurn, sendReminder } from '../services/games.ts';
+
+export interface DueJob {
+  id: bigint;
+  kind: string;
+  game_id: number | null;
+  payload: unknown;
+  attempts: number;
+}
+
+type Handler = (tx: Tx, ctx: ServiceContext, job: DueJob) => Promise<string>;
+
+const handlers: Record<string, Handler> = {
+  'turn-deadline': (tx, ctx, job) => expireTurn(tx, ctx, job.game_id!, job.payload),
+  'turn-reminder': (tx, ctx, job) => sendReminder(tx, ctx, job.game_id!, job.payload),
+};
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Fires due jobs. Each job is claimed with FOR UPDATE SKIP LOCKED and handled in the same
+ * transaction that marks it done, so a job fires exactly once even with several bot processes,
+ * and a job that fell due while every process was down fires at the next sweep.
+ */
+export class Scheduler {
+  private task: ScheduledTask | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly opts: { cron?: string; batch?: number; beforeTick?: () => Promise<void> } = {},
+  ) {}
+
+  start(): void {
+    this.task = cron.schedule(this.opts.cron ?? '* * * * * *', () => this.tick(), {
+      name: 'stonehall-scheduler',
+      noOverlap: true,
+      logger: cronLogger(this.ctx.log),
+    });
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.opts.beforeTick?.();
+      await this.sweep();
+    } catch (err) {
+      this.ctx.log.error({ err }, 'scheduler sweep failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.task?.stop();
+    await this.task?.destroy();
+    this.task = null;
+    await this.running?.catch(() => 0);
+  }
+
+  /** Runs every due job; returns how many were handled. Concurrent calls share one sweep. */
+  sweep(): Promise<number> {
+    if (!this.running) {
+      this.running = this.sweepOnce().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<number> {
+    const limit = this.opts.batch ?? 500;
+    let handled = 0;
+    while (handled < limit) {
+      const ran = await this.runOne();
+      if (!ran) break;
+      handled += 1;
+    }
+    return handled;
+  }
+
+  /** Claims and handles one due job. Returns false when none is due. */
+  async runOne(): Promise<boolean> {
+    const now = this.ctx.clock.now();
+    let claimed: DueJob | null = null;
+    try {
+      await this.ctx.db.$transaction(
+        async (tx) => {
+          const rows = await tx.$queryRaw<DueJob[]>`
+            SELECT id, kind, game_id, payload, attempts FROM jobs
+            WHERE status = 'pending' AND due_at <= ${now}
+            ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
+          claimed = rows[0] ?? null;
+          if (!claimed) return;
+          const handler = handlers[claimed.kind];
+          if (!handler) throw new Error(`no handler for job kind ${claimed.kind}`);
+          const result = await handler(tx, this.ctx, claimed);
+          await tx.job.update({ where: { id: claimed.id }, data: { status: 'done', doneAt: now, attempts: { increment: 1 }, lastError: null } });
+          this.ctx.log.info({ job: String(claimed.id), kind: claimed.kind, game: claimed.game_id, result }, 'job fired');
+        },
+        { timeout: 15_000, maxWait: 10_000 },
+      );
+    } catch (err) {
+      if (!claimed) throw err;
+      const job: DueJob = claimed;
+      const attempts = job.attempts + 1;
+      const failed = attempts >= MAX_ATTEMPTS;
+      this.ctx.log.error({ err, job: String(job.id), kind: job.kind, attempts }, failed ? 'job failed for good' : 'job failed, will retry');
+      await this.ctx.db.job.update({
+        where: { id: job.id },
+        data: {
+          attempts,
+          lastError: String((err as Error)?.message ?? err).slice(0, 2000),
+          ...(failed ? { status: 'failed', doneAt: now } : { dueAt: new Date(now.getTime() + 2 ** attempts * 1000) }),
+        },
+      });
+      return true;
+    }
+    if (claimed) this.ctx.onOutbox?.();
+    return claimed !== null;
+  }
+}

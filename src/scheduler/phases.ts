@@ -1,0 +1,90 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { ServiceContext } from '../services/context.ts';
+import { openPhase, type PhaseKind } from '../services/cycles.ts';
+import { UserError } from '../services/errors.ts';
+
+/**
+ * The per-server phase schedule (RULINGS.md, Commencement): node-cron tasks, in each server's
+ * time zone, that open a Rest or Battle phase through the same idempotent service a moderator's
+ * `/cycle phase` uses, so a scheduled change and a hand change at the same moment make one phase.
+ *
+ * Schedules live in the database (guilds.rest_cron / battle_cron / time_zone). On start, and every
+ * minute after (so every bot process picks up a change made through another), the tasks are
+ * re-created from the database when they differ. A change that fell due while no bot process ran
+ * is not replayed: the next scheduled one (or a moderator) moves the cycle on.
+ */
+export class PhaseSchedule {
+  private tasks = new Map<string, { spec: string; task: ScheduledTask }>();
+  private reloader: ScheduledTask | null = null;
+  private started = false;
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async start(): Promise<void> {
+    this.started = true;
+    await this.reload();
+    this.reloader = cron.schedule('0 * * * * *', () => void this.reload().catch((err) => this.ctx.log.error({ err }, 'phase schedule reload failed')), {
+      name: 'stonehall-phase-schedule',
+      noOverlap: true,
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.reloader?.destroy();
+    this.reloader = null;
+    for (const { task } of this.tasks.values()) await task.destroy();
+    this.tasks.clear();
+  }
+
+  /** The tasks that should exist, by key `<guild>:<kind>`. */
+  private async wanted(): Promise<Map<string, { guildId: string; kind: PhaseKind; expr: string; timezone: string }>> {
+    const guilds = await this.ctx.db.guild.findMany({ where: { OR: [{ restCron: { not: null } }, { battleCron: { not: null } }] } });
+    const out = new Map<string, { guildId: string; kind: PhaseKind; expr: string; timezone: string }>();
+    for (const g of guilds) {
+      for (const [kind, expr] of [
+        ['rest', g.restCron],
+        ['battle', g.battleCron],
+      ] as const) {
+        if (expr && cron.validate(expr)) out.set(`${g.id}:${kind}`, { guildId: g.id, kind, expr, timezone: g.timeZone });
+      }
+    }
+    return out;
+  }
+
+  /** Re-creates the tasks whose schedule changed; removes the ones no longer wanted. */
+  async reload(): Promise<void> {
+    if (!this.started) return;
+    const wanted = await this.wanted();
+    for (const [key, { task }] of this.tasks) {
+      const w = wanted.get(key);
+      if (!w || `${w.expr}@${w.timezone}` !== this.tasks.get(key)!.spec) {
+        await task.destroy();
+        this.tasks.delete(key);
+      }
+    }
+    for (const [key, w] of wanted) {
+      if (this.tasks.has(key)) continue;
+      const task = cron.schedule(w.expr, () => void this.fire(w.guildId, w.kind), { name: `stonehall-phase-${key}`, timezone: w.timezone, noOverlap: true });
+      this.tasks.set(key, { spec: `${w.expr}@${w.timezone}`, task });
+    }
+  }
+
+  /** What a tick does (tests call it directly): the same idempotent service as the moderator command. */
+  async fire(guildId: string, kind: PhaseKind): Promise<'changed' | 'unchanged' | 'no-cycle'> {
+    try {
+      const r = await openPhase(this.ctx, { guildId, kind, member: null, source: 'schedule' });
+      this.ctx.log.info({ guildId, kind, changed: r.changed }, 'scheduled phase change');
+      return r.changed ? 'changed' : 'unchanged';
+    } catch (err) {
+      if (err instanceof UserError) return 'no-cycle';
+      this.ctx.log.error({ err, guildId, kind }, 'scheduled phase change failed');
+      throw err;
+    }
+  }
+
+  /** For tests and status: the scheduled tasks, `<guild>:<kind>` → `<cron>@<time zone>`. */
+  describe(): Record<string, string> {
+    return Object.fromEntries([...this.tasks].map(([k, v]) => [k, v.spec]));
+  }
+}

@@ -1,0 +1,156 @@
+import type { Tx } from '../db/client.ts';
+import { getEngine } from '../engines/index.ts';
+import type { Challenge } from '../generated/prisma/client.ts';
+import type { ServiceContext } from './context.ts';
+import { UserError } from './errors.ts';
+import { inTransaction, startGame, type GameWithSeats } from './games.ts';
+import { ensureGuild, ensurePlayers } from './settings.ts';
+
+export interface Challenger {
+  id: string;
+  name: string;
+  bot: boolean;
+}
+
+export type ChallengeResult = { type: 'challenge'; challenge: Challenge } | { type: 'started'; challenge: Challenge; game: GameWithSeats };
+
+/**
+ * `/<game> join @opponent` outside cycles: a challenge, or, when the opponent already challenged
+ * the invoker, the acceptance of that challenge (the game starts at once).
+ */
+export async function challenge(
+  ctx: ServiceContext,
+  input: {
+    guildId: string;
+    guildName?: string;
+    channelId: string;
+    kind: string;
+    from: Challenger;
+    to: Challenger;
+    /** Setup options (e.g. Tellstones' variant), kept on the challenge and given to startGame. */
+    options?: unknown;
+    seed?: string;
+  },
+): Promise<ChallengeResult> {
+  const { from, to } = input;
+  if (from.id === to.id) throw new UserError('challenge/self', 'You cannot challenge yourself. Name another player in the server.');
+  if (to.bot) throw new UserError('challenge/bot', `${to.name} is a bot and cannot play. Name a person in the server.`);
+  return inTransaction(ctx, async (tx) => {
+    await lockPair(tx, input.guildId, input.kind, from.id, to.id);
+    await ensureGuild(tx, input.guildId, input.guildName);
+    await ensurePlayers(tx, [from, to]);
+    const reverse = await tx.challenge.findFirst({
+      where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: to.id, opponentId: from.id },
+    });
+    const now = ctx.clock.now();
+    if (reverse) {
+      const game = await startGame(tx, ctx, {
+        guildId: input.guildId,
+        channelId: reverse.channelId,
+        kind: input.kind,
+        players: [to, from],
+        options: reverse.options,
+        boardMessageId: reverse.messageId,
+        ...(input.seed ? { seed: input.seed } : {}),
+      });
+      const closed = await tx.challenge.update({ where: { id: reverse.id }, data: { status: 'accepted', gameId: game.id, closedAt: now } });
+      return { type: 'started', challenge: closed, game };
+    }
+    const existing = await tx.challenge.findFirst({
+      where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: from.id, opponentId: to.id },
+    });
+    if (existing) {
+      throw new UserError('challenge/already-open', `You have already challenged ${to.name}; they can accept with the button on your challenge.`);
+    }
+    const created = await tx.challenge.create({
+      data: {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        kind: input.kind,
+        challengerId: from.id,
+        opponentId: to.id,
+        options: checkOptions(input.kind, input.options) as object,
+        createdAt: now,
+      },
+    });
+    return { type: 'challenge', challenge: created };
+  });
+}
+
+/** Remembers which message shows the challenge (it becomes the board when accepted). */
+export async function setChallengeMessage(ctx: ServiceContext, challengeId: number, messageId: string): Promise<void> {
+  await ctx.db.challenge.updateMany({ where: { id: challengeId, messageId: null }, data: { messageId } });
+}
+
+async function lockChallenge(tx: Tx, challengeId: number, guildId: string): Promise<Challenge> {
+  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM challenges WHERE id = ${challengeId} FOR UPDATE`;
+  const ch = rows.length ? await tx.challenge.findUnique({ where: { id: challengeId } }) : null;
+  if (!ch || ch.guildId !== guildId) throw new UserError('challenge/unknown', 'That challenge does not exist any more.');
+  return ch;
+}
+
+/**
+ * Serialises challenges between one pair (two simultaneous ones can neither both open nor both
+ * start a game) and refuses a second active game between them.
+ */
+async function lockPair(tx: Tx, guildId: string, kind: string, a: string, b: string): Promise<void> {
+  const key = `challenge:${guildId}:${kind}:${[a, b].sort().join(':')}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+  const active = await tx.game.findFirst({
+    where: { guildId, kind, status: 'active', AND: [{ seats: { some: { playerId: a } } }, { seats: { some: { playerId: b } } }] },
+  });
+  if (active) {
+    throw new UserError('challenge/already-playing', `You two already have a game in progress (#${active.id}). Finish it first: \`/${kind} games\`.`);
+  }
+}
+
+const notYours = (kind: string) =>
+  new UserError('challenge/not-yours', `This challenge is not addressed to you. Challenge someone yourself with \`/${kind}\`.`);
+
+/** Options are checked when the challenge is made, so an accepted challenge always starts. */
+function checkOptions(kind: string, options: unknown): unknown {
+  const engine = getEngine(kind);
+  if (!engine) throw new UserError('game/unknown-kind', `Stonehall does not know a game called "${kind}".`);
+  const parsed = engine.optionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new UserError('challenge/bad-options', `Those ${engine.name} options are not valid.`);
+  return parsed.data;
+}
+
+export async function acceptChallenge(
+  ctx: ServiceContext,
+  input: { challengeId: number; userId: string; guildId: string; seed?: string; names?: Record<string, string> },
+): Promise<{ challenge: Challenge; game: GameWithSeats }> {
+  return inTransaction(ctx, async (tx) => {
+    const ch = await lockChallenge(tx, input.challengeId, input.guildId);
+    if (ch.opponentId !== input.userId) throw notYours(ch.kind);
+    if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
+    await lockPair(tx, ch.guildId, ch.kind, ch.challengerId, ch.opponentId);
+    const players = await tx.player.findMany({ where: { id: { in: [ch.challengerId, ch.opponentId] } } });
+    const name = (id: string) => input.names?.[id] ?? players.find((p) => p.id === id)?.name ?? id;
+    const game = await startGame(tx, ctx, {
+      guildId: ch.guildId,
+      channelId: ch.channelId,
+      kind: ch.kind,
+      players: [
+        { id: ch.challengerId, name: name(ch.challengerId) },
+        { id: ch.opponentId, name: name(ch.opponentId) },
+      ],
+      options: ch.options,
+      boardMessageId: ch.messageId,
+      ...(input.seed ? { seed: input.seed } : {}),
+    });
+    const closed = await tx.challenge.update({ where: { id: ch.id }, data: { status: 'accepted', gameId: game.id, closedAt: ctx.clock.now() } });
+    return { challenge: closed, game };
+  });
+}
+
+/** The opponent declines, or the challenger withdraws. */
+export async function declineChallenge(ctx: ServiceContext, input: { challengeId: number; userId: string; guildId: string }): Promise<Challenge> {
+  return inTransaction(ctx, async (tx) => {
+    const ch = await lockChallenge(tx, input.challengeId, input.guildId);
+    if (ch.opponentId !== input.userId && ch.challengerId !== input.userId) throw notYours(ch.kind);
+    if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
+    const status = ch.opponentId === input.userId ? 'declined' : 'cancelled';
+    return tx.challenge.update({ where: { id: ch.id }, data: { status, closedAt: ctx.clock.now() } });
+  });
+}

@@ -1,0 +1,345 @@
+import type { Tx } from '../db/client.ts';
+import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts';
+import type { ServiceContext } from './context.ts';
+import { UserError } from './errors.ts';
+import { inTransaction, startGame } from './games.ts';
+import { enqueue } from './notifications.ts';
+import { ensureGuild, isModerator } from './settings.ts';
+
+/**
+ * Commencement (RULINGS.md): seasons, cycles and their alternating Rest and Battle phases.
+ *
+ * Concurrency: every use case here (and every intent statement, src/services/intents.ts) first
+ * locks the server's `guilds` row, then the active cycle's row, so all changes to one server's
+ * cycle are serialised in one order (no deadlocks). A phase change is a conditional step from the
+ * phase it found: asking for the phase that is already open changes nothing, and (cycle_id, seq)
+ * is unique besides. So a scheduled change and a moderator's change at the same moment make one
+ * phase, one announcement and one set of games.
+ */
+
+export type PhaseKind = 'rest' | 'battle';
+export type Member = { manageGuild: boolean; roleIds: string[] };
+export type CycleWithSeason = Cycle & { season: Season };
+
+export const cycleTitle = (c: { name: string; season: { name: string } }) => `${c.season.name} / ${c.name}`;
+
+const ch = (id: string) => `<#${id}>`;
+
+/** Locks the server row (created if new): the first lock of every cycle use case. */
+export async function lockGuild(tx: Tx, guildId: string, guildName?: string): Promise<Guild> {
+  await ensureGuild(tx, guildId, guildName);
+  await tx.$queryRaw`SELECT id FROM guilds WHERE id = ${guildId} FOR UPDATE`;
+  return tx.guild.findUniqueOrThrow({ where: { id: guildId } });
+}
+
+/** The server's active cycle, locked (call after lockGuild). */
+export async function lockActiveCycle(tx: Tx, guildId: string): Promise<CycleWithSeason | null> {
+  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM cycles WHERE guild_id = ${guildId} AND status = 'active' FOR UPDATE`;
+  if (rows.length === 0) return null;
+  return tx.cycle.findUnique({ where: { id: rows[0]!.id }, include: { season: true } });
+}
+
+export async function findActiveCycle(ctx: ServiceContext, guildId: string): Promise<CycleWithSeason | null> {
+  return ctx.db.cycle.findFirst({ where: { guildId, status: 'active' }, include: { season: true } });
+}
+
+/** A server "runs cycles" while it has an active season; then `/knucklebones join` states intents. */
+export async function runsCycles(ctx: ServiceContext, guildId: string): Promise<boolean> {
+  return (await ctx.db.season.count({ where: { guildId, status: 'active' } })) > 0;
+}
+
+function requireModerator(guild: Guild, member: Member | null): void {
+  if (member && !isModerator(guild, member)) {
+    throw new UserError('cycle/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) can run seasons, cycles and phases.');
+  }
+}
+
+export interface CycleConfig {
+  commencementChannelId?: string | null;
+  announcementChannelId?: string | null;
+  leaderboardChannelId?: string | null;
+  timeZone?: string;
+  restCron?: string | null;
+  battleCron?: string | null;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moderators: channels, time zone, phase schedule. `validateCron` is node-cron's validator. */
+export async function configureCycles(
+  ctx: ServiceContext,
+  input: { guildId: string; guildName?: string; member: Member; change: CycleConfig; validateCron: (expr: string) => boolean },
+): Promise<Guild> {
+  const c = input.change;
+  if (c.timeZone !== undefined && !isValidTimeZone(c.timeZone)) {
+    throw new UserError('cycle/time-zone', `"${c.timeZone}" is not a time zone I know. Use an IANA name such as \`Europe/Berlin\` or \`America/New_York\`.`);
+  }
+  for (const [what, expr] of [
+    ['rest', c.restCron],
+    ['battle', c.battleCron],
+  ] as const) {
+    if (expr && !input.validateCron(expr)) {
+      throw new UserError('cycle/cron', `The ${what} schedule \`${expr}\` is not a valid cron expression. Example: \`0 18 * * 5\` (Fridays 18:00).`);
+    }
+  }
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId, input.guildName);
+    requireModerator(guild, input.member);
+    const data = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+    return tx.guild.update({ where: { id: guild.id }, data: { ...data, updatedAt: ctx.clock.now() } });
+  });
+}
+
+function announce(tx: Tx, guild: Guild, content: string, now: Date, users: string[] = []): Promise<void> {
+  const channelId = guild.announcementChannelId;
+  if (!channelId) return Promise.resolve();
+  return enqueue(tx, 'channel-message', { channelId, content: content.slice(0, 2000), allowedUserIds: users.slice(0, 100) }, now);
+}
+
+export async function startSeason(ctx: ServiceContext, input: { guildId: string; guildName?: string; member: Member; name: string }): Promise<Season> {
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId, input.guildName);
+    requireModerator(guild, input.member);
+    const cycle = await lockActiveCycle(tx, guild.id);
+    if (cycle) throw new UserError('cycle/still-running', `${cycleTitle(cycle)} is still running. End it with \`/cycle end\` before starting a new season.`);
+    const now = ctx.clock.now();
+    await tx.season.updateMany({ where: { guildId: guild.id, status: 'active' }, data: { status: 'ended', endedAt: now } });
+    const season = await tx.season.create({ data: { guildId: guild.id, name: input.name, createdAt: now } });
+    await announce(tx, guild, `📜 **${season.name}** begins. Cycles will be announced here.`, now);
+    return season;
+  });
+}
+
+export async function endSeason(ctx: ServiceContext, input: { guildId: string; member: Member }): Promise<Season> {
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireModerator(guild, input.member);
+    const cycle = await lockActiveCycle(tx, guild.id);
+    if (cycle) throw new UserError('cycle/still-running', `${cycleTitle(cycle)} is still running. End it with \`/cycle end\` first.`);
+    const season = await tx.season.findFirst({ where: { guildId: guild.id, status: 'active' } });
+    if (!season) throw new UserError('cycle/no-season', 'No season is running. Start one with `/cycle season-start`.');
+    const now = ctx.clock.now();
+    const ended = await tx.season.update({ where: { id: season.id }, data: { status: 'ended', endedAt: now } });
+    await announce(tx, guild, `📕 **${season.name}** has ended. \`/knucklebones join\` is a plain challenge again until the next season.`, now);
+    return ended;
+  });
+}
+
+export function restText(title: string, guild: Guild): string {
+  const where = guild.commencementChannelId ? ch(guild.commencementChannelId) : '#battle-commencement';
+  return (
+    `🌙 **Rest Phase** of **${title}** has begun.\n` +
+    `State your intents in ${where}: \`/knucklebones join opponent:@someone\` (name up to five, with \`mode: any\` for one game against ` +
+    `whichever of them names you back, or \`mode: each\` for a game against every one who does). ` +
+    `Mutual intents are matched at once; the games start when the Battle Phase begins. See yours with \`/intents list\`, all matches with \`/intents matches\`.`
+  );
+}
+
+/**
+ * Moderators: starts a cycle of the active season. It opens with a Rest Phase (phase 1), so
+ * intents can be stated right away. Unset channels take the defaults the bot found by name.
+ */
+export async function startCycle(
+  ctx: ServiceContext,
+  input: { guildId: string; guildName?: string; member: Member; name: string; defaults?: CycleConfig },
+): Promise<{ cycle: CycleWithSeason; phase: Phase }> {
+  return inTransaction(ctx, async (tx) => {
+    let guild = await lockGuild(tx, input.guildId, input.guildName);
+    requireModerator(guild, input.member);
+    const running = await lockActiveCycle(tx, guild.id);
+    if (running) throw new UserError('cycle/still-running', `${cycleTitle(running)} is still running. End it with \`/cycle end\` first.`);
+    const season = await tx.season.findFirst({ where: { guildId: guild.id, status: 'active' } });
+    if (!season) throw new UserError('cycle/no-season', 'Start a season first: `/cycle season-start name:"Season 4"`.');
+    const d = input.defaults ?? {};
+    guild = await tx.guild.update({
+      where: { id: guild.id },
+      data: {
+        commencementChannelId: guild.commencementChannelId ?? d.commencementChannelId ?? null,
+        announcementChannelId: guild.announcementChannelId ?? d.announcementChannelId ?? null,
+        leaderboardChannelId: guild.leaderboardChannelId ?? d.leaderboardChannelId ?? null,
+      },
+    });
+    if (!guild.announcementChannelId) {
+      throw new UserError('cycle/no-announcements', 'Set the announcement channel first: `/cycle config announcements:#channel`.');
+    }
+    const now = ctx.clock.now();
+    const cycle = await tx.cycle.create({
+      data: { guildId: guild.id, seasonId: season.id, name: input.name, phase: 'rest', phaseSeq: 1, createdAt: now },
+      include: { season: true },
+    });
+    const phase = await tx.phase.create({ data: { cycleId: cycle.id, seq: 1, kind: 'rest', source: 'command', startedAt: now } });
+    await announce(tx, guild, `🌅 **${cycleTitle(cycle)}** begins.\n${restText(cycleTitle(cycle), guild)}`, now);
+    return { cycle, phase };
+  });
+}
+
+export type PhaseChange = { changed: true; cycle: CycleWithSeason; phase: Phase; games: number[] } | { changed: false; cycle: CycleWithSeason; phase: Phase };
+
+/**
+ * Opens a Rest or Battle phase of the active cycle: by a moderator (`member`) or by the schedule
+ * (`member: null`). Idempotent: when that phase is already open nothing changes.
+ * A Battle Phase starts one game per match of the cycle that has none yet, DMs both players,
+ * lapses every intent that did not match (telling its owner) and announces the games.
+ */
+export async function openPhase(
+  ctx: ServiceContext,
+  input: { guildId: string; kind: PhaseKind; member: Member | null; source?: 'command' | 'schedule'; seed?: (matchId: number) => string },
+): Promise<PhaseChange> {
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireModerator(guild, input.member);
+    const cycle = await lockActiveCycle(tx, guild.id);
+    if (!cycle) throw new UserError('cycle/none', 'No cycle is running. Start one with `/cycle start name:"Cycle 16"`.');
+    const current = await tx.phase.findUniqueOrThrow({ where: { cycleId_seq: { cycleId: cycle.id, seq: cycle.phaseSeq } } });
+    if (cycle.phase === input.kind) return { changed: false, cycle, phase: current };
+    const now = ctx.clock.now();
+    const seq = cycle.phaseSeq + 1;
+    await tx.phase.update({ where: { id: current.id }, data: { endedAt: now } });
+    const phase = await tx.phase.create({ data: { cycleId: cycle.id, seq, kind: input.kind, source: input.source ?? 'command', startedAt: now } });
+    const moved = await tx.cycle.updateMany({ where: { id: cycle.id, phaseSeq: cycle.phaseSeq }, data: { phase: input.kind, phaseSeq: seq } });
+    if (moved.count !== 1) throw new Error(`cycle ${cycle.id} moved while locked`);
+    const updated = { ...cycle, phase: input.kind, phaseSeq: seq };
+    const title = cycleTitle(cycle);
+    if (input.kind === 'rest') {
+      await announce(tx, guild, restText(title, guild), now);
+      return { changed: true, cycle: updated, phase, games: [] };
+    }
+    const games = await startBattle(tx, ctx, guild, cycle, now, input.seed);
+    await lapseOpenIntents(tx, cycle, now, 'the Battle Phase began');
+    const lines = games.map((g) => `• Knucklebones #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
+    let list = lines.join('\n');
+    if (list.length > 1500) {
+      const kept: string[] = [];
+      for (const l of lines) {
+        if (kept.join('\n').length + l.length > 1400) break;
+        kept.push(l);
+      }
+      list = `${kept.join('\n')}\n…and ${lines.length - kept.length} more: see \`/knucklebones games\`.`;
+    }
+    const body = games.length
+      ? `These games start now (your first turn is in your DMs):\n${list}`
+      : 'No intents matched in the Rest Phase, so no games start this time.';
+    await announce(tx, guild, `⚔️ **Battle Phase** of **${title}** has begun! Intents that did not match have lapsed.\n${body}`, now, games.flatMap((g) => [g.a, g.b]));
+    return { changed: true, cycle: updated, phase, games: games.map((g) => g.gameId) };
+  });
+}
+
+async function startBattle(
+  tx: Tx,
+  ctx: ServiceContext,
+  guild: Guild,
+  cycle: CycleWithSeason,
+  now: Date,
+  seed?: (matchId: number) => string,
+): Promise<Array<{ gameId: number; a: string; b: string; channelId: string }>> {
+  const matches = await tx.match.findMany({ where: { gameId: null, phase: { cycleId: cycle.id } }, orderBy: { id: 'asc' } });
+  const players = await tx.player.findMany({ where: { id: { in: matches.flatMap((m) => [m.playerA, m.playerB]) } } });
+  const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
+  const out: Array<{ gameId: number; a: string; b: string; channelId: string }> = [];
+  for (const m of matches) {
+    const game = await startGame(tx, ctx, {
+      guildId: guild.id,
+      channelId: m.channelId,
+      kind: m.kind,
+      players: [
+        { id: m.playerA, name: name(m.playerA) },
+        { id: m.playerB, name: name(m.playerB) },
+      ],
+      cycleId: cycle.id,
+      ...(seed ? { seed: seed(m.id) } : {}),
+    });
+    await tx.match.update({ where: { id: m.id }, data: { gameId: game.id } });
+    for (const [me, them] of [
+      [m.playerA, m.playerB],
+      [m.playerB, m.playerA],
+    ] as const) {
+      await enqueue(
+        tx,
+        'text-dm',
+        {
+          userId: me,
+          fallbackChannelId: m.channelId,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your Knucklebones game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first gets their die by DM.`,
+        },
+        now,
+      );
+    }
+    out.push({ gameId: game.id, a: m.playerA, b: m.playerB, channelId: m.channelId });
+  }
+  return out;
+}
+
+/** Every intent still open in this cycle lapses; each owner is told (one DM per owner). */
+async function lapseOpenIntents(tx: Tx, cycle: CycleWithSeason, now: Date, why: string): Promise<void> {
+  const open = await tx.intent.findMany({ where: { status: 'open', phase: { cycleId: cycle.id } }, orderBy: { id: 'asc' } });
+  if (open.length === 0) return;
+  await tx.intent.updateMany({ where: { id: { in: open.map((i) => i.id) } }, data: { status: 'lapsed', closedAt: now } });
+  const guild = await tx.guild.findUniqueOrThrow({ where: { id: cycle.guildId } });
+  const fallback = guild.commencementChannelId ?? guild.announcementChannelId;
+  const byOwner = new Map<string, string[]>();
+  for (const i of open) byOwner.set(i.playerId, [...(byOwner.get(i.playerId) ?? []), i.opponentId]);
+  for (const [owner, opponents] of byOwner) {
+    if (!fallback) continue;
+    await enqueue(
+      tx,
+      'text-dm',
+      {
+        userId: owner,
+        fallbackChannelId: fallback,
+        content: `⌛ Your intent to play ${opponents.map((o) => `<@${o}>`).join(', ')} in **${cycleTitle(cycle)}** did not match and has lapsed (${why}). State new intents in the next Rest Phase.`,
+      },
+      now,
+    );
+  }
+}
+
+/**
+ * Moderators: ends the active cycle. Open intents lapse; games already running finish normally
+ * and still count for the cycle. The leaderboard is posted to the leaderboard channel.
+ */
+export async function endCycle(ctx: ServiceContext, input: { guildId: string; member: Member }): Promise<CycleWithSeason> {
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireModerator(guild, input.member);
+    const cycle = await lockActiveCycle(tx, guild.id);
+    if (!cycle) throw new UserError('cycle/none', 'No cycle is running, so there is nothing to end.');
+    const now = ctx.clock.now();
+    await tx.phase.updateMany({ where: { cycleId: cycle.id, endedAt: null }, data: { endedAt: now } });
+    await lapseOpenIntents(tx, cycle, now, 'the cycle ended');
+    const ended = await tx.cycle.update({ where: { id: cycle.id }, data: { status: 'ended', phase: null, endedAt: now }, include: { season: true } });
+    const running = await tx.game.count({ where: { cycleId: cycle.id, status: 'active' } });
+    await announce(
+      tx,
+      guild,
+      `🏁 **${cycleTitle(cycle)}** has ended.${running ? ` ${running} game${running === 1 ? ' is' : 's are'} still running and will count when finished.` : ''}` +
+        (guild.leaderboardChannelId ? ` The leaderboard is in ${ch(guild.leaderboardChannelId)}.` : ''),
+      now,
+    );
+    const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
+    if (channelId) {
+      // One leaderboard per game played in the cycle (Knucklebones' when none was).
+      const kinds = (await tx.game.findMany({ where: { cycleId: cycle.id }, distinct: ['kind'], select: { kind: true }, orderBy: { kind: 'asc' } })).map((g) => g.kind);
+      for (const kind of kinds.length ? kinds : ['knucklebones']) await enqueue(tx, 'leaderboard', { channelId, cycleId: cycle.id, kind }, now);
+    }
+    return ended;
+  });
+}
+
+/** Moderators: posts a cycle's leaderboard to the leaderboard channel. */
+export async function postLeaderboard(ctx: ServiceContext, input: { guildId: string; member: Member; cycleId: number; kind: string }): Promise<string> {
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireModerator(guild, input.member);
+    const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
+    if (!channelId) throw new UserError('cycle/no-leaderboard-channel', 'Set the leaderboard channel first: `/cycle config leaderboard:#channel`.');
+    await enqueue(tx, 'leaderboard', { channelId, cycleId: input.cycleId, kind: input.kind }, ctx.clock.now());
+    return channelId;
+  });
+}

@@ -1,0 +1,141 @@
+import type { Tx } from '../db/client.ts';
+import { DIE_INFO, DIE_ITEMS, type DieItem } from '../engines/knucklebones/dice.ts';
+import type { Outcome } from '../engines/types.ts';
+import type { Game, InventoryItem } from '../generated/prisma/client.ts';
+import type { ServiceContext } from './context.ts';
+import { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason, type Member } from './cycles.ts';
+import { UserError } from './errors.ts';
+import { inTransaction } from './games.ts';
+import { enqueue } from './notifications.ts';
+import { ensurePlayers, isModerator } from './settings.ts';
+
+/**
+ * Inventories: a player's items per cycle (RULINGS.md). Items never carry over: a new cycle
+ * starts with empty inventories until moderators grant items or games are won.
+ */
+
+export const dieItemId = (die: DieItem) => `${die}-die`;
+
+export const ITEMS: Record<string, { name: string; emoji: string; description: string; die?: DieItem }> = {
+  'handy-pack': { name: 'Handy Pack', emoji: '🎒', description: 'Won with a cycle game of Knucklebones.' },
+  chip: { name: 'Chip', emoji: '🪙', description: 'Won with a cycle game of Knucklebones.' },
+  ...Object.fromEntries(DIE_ITEMS.map((d) => [dieItemId(d), { ...DIE_INFO[d], die: d }])),
+};
+export const ITEM_IDS = Object.keys(ITEMS);
+
+export function itemName(item: string): string {
+  return ITEMS[item]?.name ?? item;
+}
+
+async function requireCycle(tx: Tx, guildId: string): Promise<CycleWithSeason> {
+  const cycle = await lockActiveCycle(tx, guildId);
+  if (!cycle) throw new UserError('inventory/no-cycle', 'No cycle is running: inventories belong to a cycle. A moderator starts one with `/cycle start`.');
+  return cycle;
+}
+
+function requireMod(guild: { moderatorRoleId: string | null }, member: Member): void {
+  if (!isModerator(guild, member)) throw new UserError('inventory/not-moderator', 'Only moderators can grant, revoke or list other players’ items.');
+}
+
+function requireItem(item: string): void {
+  if (!Object.hasOwn(ITEMS, item)) throw new UserError('inventory/unknown-item', `There is no item "${item}". Items: ${Object.values(ITEMS).map((i) => i.name).join(', ')}.`);
+}
+
+async function addItem(tx: Tx, cycleId: number, playerId: string, item: string, delta: number, now: Date): Promise<InventoryItem> {
+  return tx.inventoryItem.upsert({
+    where: { cycleId_playerId_item: { cycleId, playerId, item } },
+    create: { cycleId, playerId, item, count: delta, updatedAt: now },
+    update: { count: { increment: delta }, updatedAt: now },
+  });
+}
+
+/** Moderators: give a player `count` of an item for the current cycle. */
+export async function grantItem(
+  ctx: ServiceContext,
+  input: { guildId: string; member: Member; player: { id: string; name: string; bot?: boolean }; item: string; count: number },
+): Promise<{ cycle: CycleWithSeason; row: InventoryItem }> {
+  requireItem(input.item);
+  if (input.player.bot) throw new UserError('inventory/bot', `${input.player.name} is a bot and cannot hold items.`);
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 99) throw new UserError('inventory/count', 'Grant between 1 and 99 at a time.');
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireMod(guild, input.member);
+    const cycle = await requireCycle(tx, guild.id);
+    await ensurePlayers(tx, [input.player]);
+    const row = await addItem(tx, cycle.id, input.player.id, input.item, input.count, ctx.clock.now());
+    return { cycle, row };
+  });
+}
+
+/** Moderators: take items away (never below zero: asking for more than held is refused). */
+export async function revokeItem(
+  ctx: ServiceContext,
+  input: { guildId: string; member: Member; player: { id: string; name: string }; item: string; count: number },
+): Promise<{ cycle: CycleWithSeason; row: InventoryItem }> {
+  requireItem(input.item);
+  if (!Number.isInteger(input.count) || input.count < 1 || input.count > 99) throw new UserError('inventory/count', 'Revoke between 1 and 99 at a time.');
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId);
+    requireMod(guild, input.member);
+    const cycle = await requireCycle(tx, guild.id);
+    const held = await tx.inventoryItem.findUnique({ where: { cycleId_playerId_item: { cycleId: cycle.id, playerId: input.player.id, item: input.item } } });
+    if (!held || held.count < input.count) {
+      throw new UserError('inventory/not-enough', `${input.player.name} holds ${held?.count ?? 0} × ${itemName(input.item)}; you cannot revoke ${input.count}.`);
+    }
+    const row = await addItem(tx, cycle.id, input.player.id, input.item, -input.count, ctx.clock.now());
+    return { cycle, row };
+  });
+}
+
+/** A player's items for the current cycle (anyone may see their own; moderators anyone's). */
+export async function getInventory(
+  ctx: ServiceContext,
+  input: { guildId: string; viewerId: string; member: Member; playerId: string },
+): Promise<{ cycle: CycleWithSeason; items: Array<{ item: string; count: number }> }> {
+  const cycle = await ctx.db.cycle.findFirst({ where: { guildId: input.guildId, status: 'active' }, include: { season: true } });
+  if (!cycle) throw new UserError('inventory/no-cycle', 'No cycle is running: inventories belong to a cycle.');
+  if (input.playerId !== input.viewerId) {
+    const guild = await ctx.db.guild.findUnique({ where: { id: input.guildId } });
+    requireMod(guild ?? { moderatorRoleId: null }, input.member);
+  }
+  const rows = await ctx.db.inventoryItem.findMany({ where: { cycleId: cycle.id, playerId: input.playerId, count: { gt: 0 } } });
+  const order = (i: string) => ITEM_IDS.indexOf(i);
+  return { cycle, items: rows.map((r) => ({ item: r.item, count: r.count })).sort((a, b) => order(a.item) - order(b.item)) };
+}
+
+/** The cycle whose inventory a game's dice come from: the game's own cycle, else the active one. */
+export async function diceCycleId(tx: Tx, game: Pick<Game, 'guildId' | 'cycleId'>): Promise<number | null> {
+  if (game.cycleId !== null) return game.cycleId;
+  const active = await tx.cycle.findFirst({ where: { guildId: game.guildId, status: 'active' }, select: { id: true } });
+  return active?.id ?? null;
+}
+
+/** Dice items a player holds for the game's cycle. */
+export async function heldDice(tx: Tx, game: Pick<Game, 'guildId' | 'cycleId'>, playerId: string): Promise<DieItem[]> {
+  const cycleId = await diceCycleId(tx, game);
+  if (cycleId === null) return [];
+  const rows = await tx.inventoryItem.findMany({ where: { cycleId, playerId, count: { gt: 0 }, item: { in: DIE_ITEMS.map(dieItemId) } } });
+  return DIE_ITEMS.filter((d) => rows.some((r) => r.item === dieItemId(d)));
+}
+
+/**
+ * Called from the game's finishing transaction: the winner of a cycle game (a forfeit win
+ * included) gains one Handy Pack and one Chip for that cycle and is told by DM. A draw rewards nobody.
+ */
+export async function grantCycleRewards(tx: Tx, game: Pick<Game, 'id' | 'cycleId' | 'channelId'>, outcome: Outcome, now: Date): Promise<void> {
+  if (game.cycleId === null || outcome.winners.length !== 1) return;
+  const winner = outcome.winners[0]!;
+  const cycle = await tx.cycle.findUniqueOrThrow({ where: { id: game.cycleId }, include: { season: true } });
+  await addItem(tx, cycle.id, winner, 'handy-pack', 1, now);
+  await addItem(tx, cycle.id, winner, 'chip', 1, now);
+  await enqueue(
+    tx,
+    'text-dm',
+    {
+      userId: winner,
+      fallbackChannelId: game.channelId,
+      content: `🎁 You won Knucklebones #${game.id} in **${cycleTitle(cycle)}**: one 🎒 Handy Pack and one 🪙 Chip are in your inventory (\`/inventory\`).`,
+    },
+    now,
+  );
+}

@@ -1,0 +1,111 @@
+import rate from 'glicko2-lite';
+import type { ServiceContext } from './context.ts';
+import { cycleTitle, type CycleWithSeason } from './cycles.ts';
+import { UserError } from './errors.ts';
+
+/**
+ * Leaderboards per cycle per game (RULINGS.md): games, wins, draws, losses, forfeits, and a
+ * Glicko-2 rating (glicko2-lite: Glickman's algorithm, default 1500 / RD 350 / volatility 0.06,
+ * tau 0.5). Every finished game of the cycle is one rating period, applied in the order the games
+ * finished, so the rating is reproducible from the games alone. A forfeit counts as a loss for
+ * the rating (RULINGS: a forfeit win is a win for every purpose).
+ *
+ * Order: rating (higher first); then wins; then fewer forfeits; then more games played; then the
+ * player who reached their final rating first (earlier last game); finally the Discord id.
+ */
+
+export interface Standing {
+  playerId: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  forfeits: number;
+  rating: number;
+  rd: number;
+  lastGameAt: Date;
+}
+
+export const TIE_BREAKS = 'Ordered by rating; ties by more wins, then fewer forfeits, then more games, then whoever finished their last game first.';
+
+const START = { rating: 1500, rd: 350, vol: 0.06 };
+
+export async function resolveCycle(ctx: ServiceContext, guildId: string, name: string | null): Promise<CycleWithSeason> {
+  if (name) {
+    const all = await ctx.db.cycle.findMany({ where: { guildId }, include: { season: true }, orderBy: { id: 'desc' } });
+    const wanted = name.trim().toLowerCase();
+    const hit = all.find((c) => c.name.toLowerCase() === wanted || cycleTitle(c).toLowerCase() === wanted || String(c.id) === wanted);
+    if (!hit) throw new UserError('leaderboard/unknown-cycle', `There is no cycle "${name}" here. Cycles: ${all.slice(0, 10).map((c) => cycleTitle(c)).join(', ') || 'none yet'}.`);
+    return hit;
+  }
+  const current =
+    (await ctx.db.cycle.findFirst({ where: { guildId, status: 'active' }, include: { season: true } })) ??
+    (await ctx.db.cycle.findFirst({ where: { guildId }, include: { season: true }, orderBy: { id: 'desc' } }));
+  if (!current) throw new UserError('leaderboard/no-cycle', 'No cycle has run in this server yet, so there is no leaderboard.');
+  return current;
+}
+
+export async function standings(ctx: ServiceContext, input: { cycleId: number; kind: string }): Promise<Standing[]> {
+  const games = await ctx.db.game.findMany({
+    where: { cycleId: input.cycleId, kind: input.kind, status: 'finished' },
+    include: { seats: true },
+    orderBy: [{ finishedAt: 'asc' }, { id: 'asc' }],
+  });
+  const table = new Map<string, Standing>();
+  const get = (id: string, at: Date) => {
+    let s = table.get(id);
+    if (!s) {
+      s = { playerId: id, games: 0, wins: 0, draws: 0, losses: 0, forfeits: 0, rating: START.rating, rd: START.rd, lastGameAt: at };
+      table.set(id, s);
+    }
+    return s;
+  };
+  const vol = new Map<string, number>();
+  for (const g of games) {
+    const at = g.finishedAt ?? g.updatedAt;
+    const seats = g.seats.filter((s) => s.result);
+    if (seats.length !== 2) continue;
+    const [x, y] = seats as [(typeof seats)[0], (typeof seats)[0]];
+    const sx = get(x.playerId, at);
+    const sy = get(y.playerId, at);
+    const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
+    const before = { x: { r: sx.rating, rd: sx.rd, v: vol.get(sx.playerId) ?? START.vol }, y: { r: sy.rating, rd: sy.rd, v: vol.get(sy.playerId) ?? START.vol } };
+    const nx = rate(before.x.r, before.x.rd, before.x.v, [[before.y.r, before.y.rd, score(x.result)]]);
+    const ny = rate(before.y.r, before.y.rd, before.y.v, [[before.x.r, before.x.rd, score(y.result)]]);
+    for (const [s, seat, n] of [
+      [sx, x, nx],
+      [sy, y, ny],
+    ] as const) {
+      s.games += 1;
+      if (seat.result === 'win') s.wins += 1;
+      else if (seat.result === 'draw') s.draws += 1;
+      else if (seat.result === 'forfeit') s.forfeits += 1;
+      else s.losses += 1;
+      s.rating = n.rating;
+      s.rd = n.rd;
+      s.lastGameAt = at;
+      vol.set(s.playerId, n.vol);
+    }
+  }
+  return [...table.values()].sort(
+    (a, b) =>
+      Math.round(b.rating) - Math.round(a.rating) ||
+      b.wins - a.wins ||
+      a.forfeits - b.forfeits ||
+      b.games - a.games ||
+      a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
+      (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
+  );
+}
+
+/** The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). */
+export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Standing[]): string {
+  const title = `🏆 **${kind.charAt(0).toUpperCase()}${kind.slice(1)} leaderboard: ${cycleTitle(cycle)}**${cycle.status === 'ended' ? ' (final)' : ''}`;
+  if (rows.length === 0) return `${title}\nNo finished games yet.`;
+  const lines = rows.slice(0, 25).map(
+    (r, i) =>
+      `${i + 1}. <@${r.playerId}>: rating **${Math.round(r.rating)}** (±${Math.round(r.rd * 2)}) · ${r.games} game${r.games === 1 ? '' : 's'}: ${r.wins} W, ${r.draws} D, ${r.losses} L, ${r.forfeits} F`,
+  );
+  if (rows.length > 25) lines.push(`…and ${rows.length - 25} more.`);
+  return `${title}\n${lines.join('\n')}\n-# Glicko-2 rating (start 1500). ${TIE_BREAKS} L = lost on the board, F = forfeited.`.slice(0, 2000);
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { Tx } from '../db/client.ts';
+
+/**
+ * What the outbox carries. Rows describe what happened (facts fixed in the transaction that
+ * caused them); src/outbox renders them into Discord messages at delivery time.
+ */
+export const notificationSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('turn'),
+    gameId: z.number().int(),
+    kind: z.string(),
+    /** The engine view for the recipient (safe: it is their own view). */
+    view: z.unknown(),
+    deadlineAt: z.string(),
+    opponents: z.array(z.string()),
+  }),
+  z.object({
+    type: z.literal('reminder'),
+    gameId: z.number().int(),
+    kind: z.string(),
+    view: z.unknown(),
+    deadlineAt: z.string(),
+  }),
+  z.object({
+    /** A move concerns this player privately (playMove's `notify`); `view` is their own. */
+    type: z.literal('update'),
+    gameId: z.number().int(),
+    kind: z.string(),
+    view: z.unknown(),
+    actor: z.string(),
+  }),
+  z.object({
+    type: z.literal('game-over'),
+    gameId: z.number().int(),
+    kind: z.string(),
+    winners: z.array(z.string()),
+    reason: z.string(),
+    forfeited: z.string().optional(),
+    scores: z.record(z.string(), z.number()).optional(),
+  }),
+]);
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const outboxPayloadSchemas = {
+  dm: z.object({ userId: z.string(), fallbackChannelId: z.string(), notification: notificationSchema }),
+  board: z.object({ gameId: z.number().int() }),
+  'channel-message': z.object({
+    channelId: z.string(),
+    content: z.string().max(2000),
+    allowedUserIds: z.array(z.string()).default([]),
+  }),
+  /** A plain DM (cycles: games started, intents lapsed, rewards); a mention in the fallback channel if DMs are closed. */
+  'text-dm': z.object({ userId: z.string(), fallbackChannelId: z.string(), content: z.string().max(1800) }),
+  /** A cycle's leaderboard, rendered from the database at delivery. */
+  leaderboard: z.object({ channelId: z.string(), cycleId: z.number().int(), kind: z.string() }),
+} as const;
+export type OutboxKind = keyof typeof outboxPayloadSchemas;
+export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof outboxPayloadSchemas)[K]>;
+
+export async function enqueue<K extends OutboxKind>(tx: Tx, kind: K, payload: OutboxPayload<K>, now: Date): Promise<void> {
+  await tx.outbox.create({ data: { kind, payload: payload as object, availableAt: now, createdAt: now } });
+}

@@ -1,0 +1,67 @@
+import type { Tx } from '../db/client.ts';
+import type { Guild } from '../generated/prisma/client.ts';
+import type { ServiceContext } from './context.ts';
+import { UserError } from './errors.ts';
+
+export async function ensureGuild(tx: Tx, guildId: string, name?: string): Promise<Guild> {
+  return tx.guild.upsert({
+    where: { id: guildId },
+    create: { id: guildId, name: name ?? '' },
+    update: name ? { name } : {},
+  });
+}
+
+export async function ensurePlayers(tx: Tx, players: Array<{ id: string; name: string }>): Promise<void> {
+  // In id order, so two transactions upserting the same players cannot deadlock.
+  for (const p of [...players].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    await tx.player.upsert({ where: { id: p.id }, create: { id: p.id, name: p.name }, update: { name: p.name } });
+  }
+}
+
+export async function getGuildSettings(ctx: ServiceContext, guildId: string): Promise<Guild> {
+  return ctx.db.$transaction((tx) => ensureGuild(tx, guildId));
+}
+
+/** Who counts as a moderator: Manage Server, or the role set with /stonehall config. */
+export function isModerator(guild: Pick<Guild, 'moderatorRoleId'>, member: { manageGuild: boolean; roleIds: string[] }): boolean {
+  return member.manageGuild || (guild.moderatorRoleId !== null && member.roleIds.includes(guild.moderatorRoleId));
+}
+
+export interface ConfigChange {
+  turnLimitMinutes?: number;
+  reminderMinutes?: number[];
+  moderatorRoleId?: string | null;
+}
+
+export async function updateGuildSettings(
+  ctx: ServiceContext,
+  input: { guildId: string; member: { manageGuild: boolean; roleIds: string[] }; change: ConfigChange },
+): Promise<Guild> {
+  return ctx.db.$transaction(async (tx) => {
+    const guild = await ensureGuild(tx, input.guildId);
+    if (!isModerator(guild, input.member)) {
+      throw new UserError('config/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) can change the settings.');
+    }
+    const c = input.change;
+    if (c.turnLimitMinutes !== undefined && (c.turnLimitMinutes < 10 || c.turnLimitMinutes > 14 * 24 * 60)) {
+      throw new UserError('config/turn-limit', 'The turn limit must be between 10 minutes and 14 days.');
+    }
+    return tx.guild.update({
+      where: { id: input.guildId },
+      data: {
+        ...(c.turnLimitMinutes !== undefined ? { turnLimitMinutes: c.turnLimitMinutes } : {}),
+        ...(c.reminderMinutes !== undefined ? { reminderMinutes: c.reminderMinutes } : {}),
+        ...(c.moderatorRoleId !== undefined ? { moderatorRoleId: c.moderatorRoleId } : {}),
+        updatedAt: ctx.clock.now(),
+      },
+    });
+  });
+}
+
+export async function setReminders(ctx: ServiceContext, input: { userId: string; name: string; enabled: boolean }): Promise<void> {
+  await ctx.db.player.upsert({
+    where: { id: input.userId },
+    create: { id: input.userId, name: input.name, remindersEnabled: input.enabled },
+    update: { remindersEnabled: input.enabled, name: input.name },
+  });
+}

@@ -1,0 +1,153 @@
+import { getEngine } from '../engines/index.ts';
+import type { Tx } from '../db/client.ts';
+import type { GameTable, TableSeat } from '../generated/prisma/client.ts';
+import type { ServiceContext } from './context.ts';
+import { UserError } from './errors.ts';
+import { inTransaction, startGame, type GameWithSeats, type PlayerRef } from './games.ts';
+import { ensureGuild, ensurePlayers } from './settings.ts';
+
+/**
+ * Tables (lobbies) for games of more than two seats, outside cycles: the host opens a table with
+ * setup options and a seat count and takes seat 0; others take the next free seat with a button;
+ * the join that fills the last seat starts the game in the same transaction. Seat order is join
+ * order (clockwise; for Tellstones' King's Circle that is A1 B1 A2 B2).
+ *
+ * Concurrency: every change locks the table row (SELECT … FOR UPDATE), so two players racing for
+ * the last seat are serialised: one starts the game, the other finds the table started. The
+ * primary key (table, seat) and the unique (table, player) back this up in the database.
+ */
+
+export type TableWithSeats = GameTable & { seats: TableSeat[] };
+
+export interface JoinResult {
+  table: TableWithSeats;
+  /** Set when this join filled the table and started the game. */
+  game: GameWithSeats | null;
+}
+
+function engineFor(kind: string) {
+  const engine = getEngine(kind);
+  if (!engine) throw new UserError('game/unknown-kind', `Stonehall does not know a game called "${kind}".`);
+  return engine;
+}
+
+async function lockTable(tx: Tx, tableId: number, guildId: string | null): Promise<TableWithSeats> {
+  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM game_tables WHERE id = ${tableId} FOR UPDATE`;
+  const table = rows.length
+    ? await tx.gameTable.findUnique({ where: { id: tableId }, include: { seats: { orderBy: { seat: 'asc' } } } })
+    : null;
+  if (!table || (guildId !== null && table.guildId !== guildId)) throw new UserError('table/unknown', 'That table does not exist any more.');
+  return table;
+}
+
+function requireOpen(table: GameTable): void {
+  if (table.status === 'started') throw new UserError('table/started', `This table is full: game #${table.gameId} has started. Open a new table to play.`);
+  if (table.status !== 'open') throw new UserError('table/closed', 'This table was closed by its host. Open a new table to play.');
+}
+
+/** Opens a table; the host takes seat 0. */
+export async function openTable(
+  ctx: ServiceContext,
+  input: { guildId: string; guildName?: string; channelId: string; kind: string; options?: unknown; seatCount: number; host: PlayerRef & { bot?: boolean } },
+): Promise<TableWithSeats> {
+  const engine = engineFor(input.kind);
+  if (input.host.bot) throw new UserError('table/bot', 'Bots cannot play.');
+  if (!Number.isInteger(input.seatCount) || input.seatCount < engine.minPlayers || input.seatCount > engine.maxPlayers) {
+    throw new UserError('table/seats', `${engine.name} is played by ${engine.minPlayers} to ${engine.maxPlayers} players.`);
+  }
+  const options = engine.optionsSchema.safeParse(input.options ?? {});
+  if (!options.success) throw new UserError('table/bad-options', `Those ${engine.name} options are not valid.`);
+  return inTransaction(ctx, async (tx) => {
+    await ensureGuild(tx, input.guildId, input.guildName);
+    await ensurePlayers(tx, [input.host]);
+    const now = ctx.clock.now();
+    return tx.gameTable.create({
+      data: {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        kind: engine.id,
+        options: options.data as object,
+        seatCount: input.seatCount,
+        hostId: input.host.id,
+        createdAt: now,
+        seats: { create: [{ seat: 0, playerId: input.host.id, joinedAt: now }] },
+      },
+      include: { seats: { orderBy: { seat: 'asc' } } },
+    });
+  });
+}
+
+/** Remembers which message shows the table (it becomes the board when the game starts). */
+export async function setTableMessage(ctx: ServiceContext, tableId: number, messageId: string): Promise<void> {
+  await ctx.db.gameTable.updateMany({ where: { id: tableId, messageId: null }, data: { messageId } });
+}
+
+/** Takes the next free seat; the join that fills the table starts the game (seat order = join order). */
+export async function joinTable(
+  ctx: ServiceContext,
+  input: { tableId: number; guildId: string; guildName?: string; user: PlayerRef & { bot?: boolean }; seed?: string },
+): Promise<JoinResult> {
+  if (input.user.bot) throw new UserError('table/bot', 'Bots cannot play.');
+  return inTransaction(ctx, async (tx) => {
+    const table = await lockTable(tx, input.tableId, input.guildId);
+    requireOpen(table);
+    if (table.seats.some((s) => s.playerId === input.user.id)) {
+      throw new UserError('table/already-seated', 'You already have a seat at this table. Wait for the others to join (or leave with the Leave button).');
+    }
+    await ensurePlayers(tx, [input.user]);
+    const now = ctx.clock.now();
+    const seat = table.seats.length;
+    await tx.tableSeat.create({ data: { tableId: table.id, seat, playerId: input.user.id, joinedAt: now } });
+    const seats = [...table.seats, { tableId: table.id, seat, playerId: input.user.id, joinedAt: now }];
+    if (seats.length < table.seatCount) return { table: { ...table, seats }, game: null };
+
+    const players = await tx.player.findMany({ where: { id: { in: seats.map((s) => s.playerId) } } });
+    const name = (id: string) => (id === input.user.id ? input.user.name : (players.find((p) => p.id === id)?.name ?? id));
+    const game = await startGame(tx, ctx, {
+      guildId: table.guildId,
+      ...(input.guildName !== undefined ? { guildName: input.guildName } : {}),
+      channelId: table.channelId,
+      kind: table.kind,
+      players: seats.map((s) => ({ id: s.playerId, name: name(s.playerId) })),
+      options: table.options,
+      boardMessageId: table.messageId,
+      ...(input.seed ? { seed: input.seed } : {}),
+    });
+    const started = await tx.gameTable.update({
+      where: { id: table.id },
+      data: { status: 'started', gameId: game.id, closedAt: now },
+      include: { seats: { orderBy: { seat: 'asc' } } },
+    });
+    return { table: started, game };
+  });
+}
+
+/** A seated player leaves (later seats move up one); the host leaving closes the table. */
+export async function leaveTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string }): Promise<TableWithSeats> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await lockTable(tx, input.tableId, input.guildId);
+    requireOpen(table);
+    const mine = table.seats.find((s) => s.playerId === input.userId);
+    if (!mine) throw new UserError('table/not-seated', 'You have no seat at this table. Take one with the Join button.');
+    const now = ctx.clock.now();
+    if (input.userId === table.hostId) {
+      return tx.gameTable.update({
+        where: { id: table.id },
+        data: { status: 'cancelled', closedAt: now },
+        include: { seats: { orderBy: { seat: 'asc' } } },
+      });
+    }
+    await tx.tableSeat.delete({ where: { tableId_seat: { tableId: table.id, seat: mine.seat } } });
+    // Close the gap, lowest seat first, so (table, seat) stays unique at every step.
+    for (const s of table.seats.filter((x) => x.seat > mine.seat)) {
+      await tx.tableSeat.update({ where: { tableId_seat: { tableId: table.id, seat: s.seat } }, data: { seat: s.seat - 1 } });
+    }
+    return tx.gameTable.findUniqueOrThrow({ where: { id: table.id }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  });
+}
+
+export async function getTable(ctx: ServiceContext, tableId: number, guildId: string | null): Promise<TableWithSeats> {
+  const table = await ctx.db.gameTable.findUnique({ where: { id: tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  if (!table || (guildId !== null && table.guildId !== guildId)) throw new UserError('table/unknown', 'That table does not exist any more.');
+  return table;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Outbox } from '../../src/generated/prisma/client.ts';
+import { DeliveryError, Dispatcher, type Deliverer } from '../../src/outbox/dispatcher.ts';
+import { enqueue } from '../../src/services/notifications.ts';
+import { connectPostgres } from '../../src/db/client.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { testContext } from '../helpers/context.ts';
+
+/**
+ * The dispatcher's bookkeeping on real Postgres: retries with backoff, a final failure recorded,
+ * a lost lease redelivered, two dispatchers never delivering one row twice. (Delivery to Discord
+ * itself is exercised through the emulator in tests/bot.)
+ */
+class Recorder implements Deliverer {
+  delivered: bigint[] = [];
+  constructor(private readonly behaviour: (row: Outbox, attempt: number) => 'ok' | DeliveryError | 'hang' = () => 'ok') {}
+  private attempts = new Map<bigint, number>();
+  async deliver(row: Outbox): Promise<string> {
+    const n = (this.attempts.get(row.id) ?? 0) + 1;
+    this.attempts.set(row.id, n);
+    const b = this.behaviour(row, n);
+    if (b instanceof DeliveryError) throw b;
+    await new Promise((r) => setTimeout(r, 5));
+    this.delivered.push(row.id);
+    return `msg-${row.id}`;
+  }
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+beforeEach(async () => {
+  await db.sql.exec('TRUNCATE outbox RESTART IDENTITY');
+});
+
+async function put(ctx: ReturnType<typeof testContext>, n: number) {
+  await db.prisma.$transaction(async (tx) => {
+    for (let i = 0; i < n; i++) await enqueue(tx, 'channel-message', { channelId: '1', content: `m${i}`, allowedUserIds: [] }, ctx.clock.now());
+  });
+}
+
+describe('outbox dispatcher', () => {
+  it('delivers every row once and records what was sent', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 30);
+    const rec = new Recorder();
+    expect(await new Dispatcher(ctx, rec).drain()).toBe(30);
+    expect(rec.delivered).toHaveLength(30);
+    const rows = await db.prisma.outbox.findMany();
+    expect(rows.every((r) => r.status === 'sent' && r.result === `msg-${r.id}` && r.sentAt)).toBe(true);
+  });
+
+  it('retries a retriable failure after a backoff, and gives up on a final one with the error recorded', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 2);
+    const rec = new Recorder((row, attempt) =>
+      row.id === 1n ? (attempt === 1 ? new DeliveryError('Discord 500', true) : 'ok') : new DeliveryError('Discord 400 50035: Invalid Form Body', false),
+    );
+    const d = new Dispatcher(ctx, rec);
+    await d.drain();
+    let rows = await db.prisma.outbox.findMany({ orderBy: { id: 'asc' } });
+    expect(rows.map((r) => r.status)).toEqual(['pending', 'failed']);
+    expect(rows[1]!.lastError).toContain('50035');
+    expect(rows[0]!.availableAt.getTime()).toBeGreaterThan(ctx.clock.now().getTime());
+    // Not before the backoff has passed...
+    expect(await d.drain()).toBe(0);
+    await ctx.clock.advance(5_000);
+    await d.drain();
+    rows = await db.prisma.outbox.findMany({ orderBy: { id: 'asc' } });
+    expect(rows.map((r) => r.status)).toEqual(['sent', 'failed']);
+    expect(rows[0]!.attempts).toBe(2);
+  });
+
+  it('marks a row failed after the last attempt', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 1);
+    const d = new Dispatcher(ctx, new Recorder(() => new DeliveryError('Discord 503', true)));
+    for (let i = 0; i < 12; i++) {
+      await d.drain();
+      await ctx.clock.advance(16 * 60_000);
+    }
+    const row = await db.prisma.outbox.findFirstOrThrow();
+    expect(row.status).toBe('failed');
+    expect(row.attempts).toBe(8);
+  });
+
+  it('two dispatchers on separate pools never deliver the same row twice', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 60);
+    const other = await connectPostgres(db.url, { poolSize: 4 });
+    try {
+      const a = new Recorder();
+      const b = new Recorder();
+      await Promise.all([new Dispatcher(ctx, a).drain(), new Dispatcher({ ...ctx, db: other.prisma }, b).drain()]);
+      const all = [...a.delivered, ...b.delivered].map(String).sort();
+      expect(all).toHaveLength(60);
+      expect(new Set(all).size).toBe(60);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a row whose delivery was cut off (lease taken, never marked) is delivered again after the lease', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 1);
+    // Simulate a process that claimed the row and died: lease set, status still pending.
+    await db.sql.query(`UPDATE outbox SET lease_until = $1, attempts = 1`, [new Date(ctx.clock.now().getTime() + 30_000)]);
+    const rec = new Recorder();
+    const d = new Dispatcher(ctx, rec);
+    expect(await d.drain()).toBe(0);
+    await ctx.clock.advance(31_000);
+    expect(await d.drain()).toBe(1);
+    expect(rec.delivered).toEqual([1n]);
+  });
+});

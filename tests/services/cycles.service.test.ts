@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
+import { useDie } from '../../src/services/dice.ts';
+import { UserError } from '../../src/services/errors.ts';
+import { getGame, playMove, resign } from '../../src/services/games.ts';
+import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
+import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
+import { standings } from '../../src/services/leaderboard.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { SEED_A, testContext } from '../helpers/context.ts';
+
+const GUILD = '100000000000000001';
+const COMMENCE = '100000000000000002';
+const ANNOUNCE = '100000000000000003';
+const BOARD = '100000000000000004';
+const mod = { manageGuild: true, roleIds: [] };
+const nobody = { manageGuild: false, roleIds: [] };
+const p = (n: number, name: string) => ({ id: `20000000000000000${n}`, name, bot: false });
+const alice = p(1, 'Alice');
+const bob = p(2, 'Bob');
+const carol = p(3, 'Carol');
+const dave = p(4, 'Dave');
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 12 });
+});
+afterAll(async () => {
+  await db?.drop();
+});
+beforeEach(async () => {
+  await db.sql.exec(
+    'TRUNCATE guilds, players, challenges, games, seats, moves, jobs, outbox, seasons, cycles, phases, intents, matches, inventory_items RESTART IDENTITY CASCADE',
+  );
+});
+
+async function expectCode(p: Promise<unknown>, code: string) {
+  await expect(p).rejects.toSatisfy((e: unknown) => e instanceof UserError && e.code === code);
+}
+
+async function cycleInRest(ctx = testContext(db)) {
+  await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 4' });
+  return startCycle(ctx, {
+    guildId: GUILD,
+    member: mod,
+    name: 'Cycle 16',
+    defaults: { commencementChannelId: COMMENCE, announcementChannelId: ANNOUNCE, leaderboardChannelId: BOARD },
+  });
+}
+
+const intent = (ctx: ReturnType<typeof testContext>, from: typeof alice, opponents: (typeof alice)[], mode: 'any' | 'each' | null = null, channelId = COMMENCE) =>
+  stateIntent(ctx, { guildId: GUILD, channelId, channelName: null, kind: 'knucklebones', from, opponents, mode });
+
+const announcements = () => db.prisma.outbox.findMany({ where: { kind: 'channel-message' }, orderBy: { id: 'asc' } });
+const textDms = async (userId: string) =>
+  (await db.prisma.outbox.findMany({ where: { kind: 'text-dm' }, orderBy: { id: 'asc' } })).filter((r) => (r.payload as { userId: string }).userId === userId);
+
+describe('seasons, cycles and phases', () => {
+  it('refuses non-moderators, a cycle without a season, and a second cycle', async () => {
+    const ctx = testContext(db);
+    await expectCode(startSeason(ctx, { guildId: GUILD, member: nobody, name: 'S' }), 'cycle/not-moderator');
+    await expectCode(startCycle(ctx, { guildId: GUILD, member: mod, name: 'C', defaults: { announcementChannelId: ANNOUNCE } }), 'cycle/no-season');
+    await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 4' });
+    await expectCode(startCycle(ctx, { guildId: GUILD, member: mod, name: 'C' }), 'cycle/no-announcements');
+    await startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 16', defaults: { announcementChannelId: ANNOUNCE } });
+    await expectCode(startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 17' }), 'cycle/still-running');
+    await expectCode(openPhase(ctx, { guildId: GUILD, kind: 'battle', member: nobody }), 'cycle/not-moderator');
+  });
+
+  it('a phase change is idempotent: asking for the open phase changes nothing', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    const again = await openPhase(ctx, { guildId: GUILD, kind: 'rest', member: mod });
+    expect(again.changed).toBe(false);
+    const battle = await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: null, source: 'schedule' });
+    expect(battle.changed).toBe(true);
+    expect((await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod })).changed).toBe(false);
+    expect(await db.prisma.phase.count()).toBe(2);
+    // Cycle start (with its Rest Phase) and one Battle Phase announcement, in the announcement channel.
+    const rows = await announcements();
+    expect(rows.map((r) => (r.payload as { content: string }).content)).toEqual([expect.stringMatching(/Cycle 16.*begins[\s\S]*Rest Phase/), expect.stringMatching(/Battle Phase/)]);
+    expect(rows.every((r) => (r.payload as { channelId: string }).channelId === ANNOUNCE)).toBe(true);
+  });
+
+  it('a scheduled and a moderator Battle Phase at the same instant: one phase, one announcement, one set of games', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    await intent(ctx, alice, [bob]);
+    await intent(ctx, bob, [alice]);
+    await intent(ctx, carol, [dave]);
+    await intent(ctx, dave, [carol]);
+    const before = (await announcements()).length;
+    const results = await Promise.all([
+      openPhase(ctx, { guildId: GUILD, kind: 'battle', member: null, source: 'schedule' }),
+      openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod }),
+      openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod }),
+    ]);
+    expect(results.filter((r) => r.changed)).toHaveLength(1);
+    expect(await db.prisma.phase.count({ where: { kind: 'battle' } })).toBe(1);
+    expect(await db.prisma.game.count()).toBe(2);
+    expect((await announcements()).length).toBe(before + 1);
+    const games = await db.prisma.game.findMany();
+    expect(games.every((g) => g.cycleId !== null && g.channelId === COMMENCE)).toBe(true);
+    // Both players of every game are told by DM.
+    for (const u of [alice, bob, carol, dave]) expect((await textDms(u.id)).some((r) => /starts now/.test((r.payload as { content: string }).content))).toBe(true);
+  });
+
+  it('a new Rest Phase after a Battle Phase takes new intents; games are only for new matches', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    await intent(ctx, alice, [bob]);
+    await intent(ctx, bob, [alice]);
+    await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    await expectCode(intent(ctx, alice, [carol]), 'intent/not-rest');
+    await openPhase(ctx, { guildId: GUILD, kind: 'rest', member: mod });
+    await intent(ctx, alice, [bob]);
+    await intent(ctx, bob, [alice]);
+    await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    expect(await db.prisma.game.count()).toBe(2);
+    expect(await db.prisma.phase.count()).toBe(4);
+  });
+});
+
+describe('intents and matching', () => {
+  it('refuses outside the commencement channel, outside a cycle, self, bots, and several opponents without a mode', async () => {
+    const ctx = testContext(db);
+    await expectCode(intent(ctx, alice, [bob]), 'intent/no-cycle');
+    await cycleInRest(ctx);
+    await expectCode(intent(ctx, alice, [bob], null, '999'), 'intent/wrong-channel');
+    await expectCode(intent(ctx, alice, [alice]), 'intent/self');
+    await expectCode(intent(ctx, alice, [{ ...bob, bot: true }]), 'intent/bot');
+    await expectCode(intent(ctx, alice, [bob, carol]), 'intent/mode');
+    expect(await db.prisma.intent.count()).toBe(0);
+  });
+
+  it('the default channel is the one named battle-commencement', async () => {
+    const ctx = testContext(db);
+    await startSeason(ctx, { guildId: GUILD, member: mod, name: 'S' });
+    await startCycle(ctx, { guildId: GUILD, member: mod, name: 'C', defaults: { announcementChannelId: ANNOUNCE } });
+    await expectCode(stateIntent(ctx, { guildId: GUILD, channelId: '5', channelName: 'general', kind: 'knucklebones', from: alice, opponents: [bob], mode: null }), 'intent/wrong-channel');
+    const r = await stateIntent(ctx, { guildId: GUILD, channelId: '5', channelName: 'battle-commencement', kind: 'knucklebones', from: alice, opponents: [bob], mode: null });
+    expect(r.intents).toHaveLength(1);
+  });
+
+  it('mutual intents match once; naming again adds nothing', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    const a = await intent(ctx, alice, [bob]);
+    expect(a.matched).toHaveLength(0);
+    const b = await intent(ctx, bob, [alice]);
+    expect(b.matched).toHaveLength(1);
+    const again = await intent(ctx, alice, [bob]);
+    expect(again.repeated).toEqual([bob.id]);
+    expect(again.matched).toHaveLength(0);
+    expect(await db.prisma.match.count()).toBe(1);
+  });
+
+  it('two players naming each other at the same instant make exactly one match (repeated 20 times)', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    for (let i = 0; i < 20; i++) {
+      await db.sql.exec('TRUNCATE intents, matches RESTART IDENTITY CASCADE');
+      const [x, y] = await Promise.all([intent(ctx, alice, [bob]), intent(ctx, bob, [alice])]);
+      expect(x.matched.length + y.matched.length).toBe(1);
+      expect(await db.prisma.match.count()).toBe(1);
+      expect(await db.prisma.intent.count({ where: { status: 'matched' } })).toBe(2);
+    }
+  });
+
+  it('`any` never makes two games, even when every named opponent answers at the same instant', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    for (let i = 0; i < 10; i++) {
+      await db.sql.exec('TRUNCATE intents, matches RESTART IDENTITY CASCADE');
+      await intent(ctx, alice, [bob, carol, dave], 'any');
+      await Promise.all([intent(ctx, bob, [alice]), intent(ctx, carol, [alice]), intent(ctx, dave, [alice])]);
+      expect(await db.prisma.match.count()).toBe(1);
+      expect(await db.prisma.intent.count({ where: { playerId: alice.id, status: 'void' } })).toBe(2);
+    }
+    await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    expect(await db.prisma.game.count()).toBe(1);
+  });
+
+  it('`any` takes the earliest mutual intent by time; `each` matches every mutual one', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    await intent(ctx, carol, [alice]);
+    ctx.clock.advance(1000);
+    await intent(ctx, bob, [alice]);
+    ctx.clock.advance(1000);
+    const r = await intent(ctx, alice, [bob, carol], 'any');
+    expect(r.matched).toHaveLength(1);
+    expect([r.matched[0]!.playerA, r.matched[0]!.playerB]).toContain(carol.id);
+    // Dave names Bob and Carol with `each`; both name Dave back: two matches.
+    await intent(ctx, dave, [bob, carol], 'each');
+    await intent(ctx, bob, [dave]);
+    const c = await intent(ctx, carol, [dave]);
+    expect(c.allMatches).toHaveLength(2); // Carol: with Alice and with Dave
+    expect(await db.prisma.match.count()).toBe(3);
+  });
+
+  it('a withdrawn intent does not match; unmatched intents lapse at the Battle Phase and owners are told', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    await intent(ctx, alice, [bob]);
+    await withdrawIntents(ctx, { guildId: GUILD, userId: alice.id, opponentId: bob.id });
+    await expectCode(withdrawIntents(ctx, { guildId: GUILD, userId: alice.id, opponentId: bob.id }), 'intent/none-open');
+    const r = await intent(ctx, bob, [alice]);
+    expect(r.matched).toHaveLength(0);
+    await intent(ctx, carol, [dave]);
+    await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    expect(await db.prisma.game.count()).toBe(0);
+    expect(await db.prisma.intent.count({ where: { status: 'lapsed' } })).toBe(2);
+    expect((await textDms(bob.id)).map((r) => (r.payload as { content: string }).content).join()).toMatch(/lapsed/);
+    expect((await textDms(carol.id)).length).toBe(1);
+    await expectCode(withdrawIntents(ctx, { guildId: GUILD, userId: carol.id, opponentId: null }), 'intent/not-rest');
+  });
+});
+
+describe('inventory, rewards, dice and the leaderboard', () => {
+  async function battleGame(ctx: ReturnType<typeof testContext>) {
+    await cycleInRest(ctx);
+    await intent(ctx, alice, [bob]);
+    await intent(ctx, bob, [alice]);
+    await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod, seed: () => SEED_A });
+    return (await db.prisma.game.findFirstOrThrow()).id;
+  }
+
+  it('grants and revokes per cycle; items do not carry over to the next cycle', async () => {
+    const ctx = testContext(db);
+    await expectCode(grantItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'chip', count: 1 }), 'inventory/no-cycle');
+    await cycleInRest(ctx);
+    await expectCode(grantItem(ctx, { guildId: GUILD, member: nobody, player: alice, item: 'chip', count: 1 }), 'inventory/not-moderator');
+    await expectCode(grantItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'gold', count: 1 }), 'inventory/unknown-item');
+    await grantItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'lucky-die', count: 2 });
+    await grantItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'chip', count: 3 });
+    await revokeItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'lucky-die', count: 1 });
+    await expectCode(revokeItem(ctx, { guildId: GUILD, member: mod, player: alice, item: 'lucky-die', count: 5 }), 'inventory/not-enough');
+    const inv = await getInventory(ctx, { guildId: GUILD, viewerId: alice.id, member: nobody, playerId: alice.id });
+    expect(inv.items).toEqual([
+      { item: 'chip', count: 3 },
+      { item: 'lucky-die', count: 1 },
+    ]);
+    await expectCode(getInventory(ctx, { guildId: GUILD, viewerId: bob.id, member: nobody, playerId: alice.id }), 'inventory/not-moderator');
+    await endCycle(ctx, { guildId: GUILD, member: mod });
+    await startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 17' });
+    expect((await getInventory(ctx, { guildId: GUILD, viewerId: alice.id, member: nobody, playerId: alice.id })).items).toEqual([]);
+  });
+
+  it('the winner of a cycle game gains a Handy Pack and a Chip (forfeit wins too) and is told; the leaderboard counts it', async () => {
+    const ctx = testContext(db);
+    const gameId = await battleGame(ctx);
+    await resign(ctx, { gameId, userId: alice.id, guildId: GUILD });
+    const inv = await getInventory(ctx, { guildId: GUILD, viewerId: bob.id, member: nobody, playerId: bob.id });
+    expect(inv.items).toEqual([
+      { item: 'handy-pack', count: 1 },
+      { item: 'chip', count: 1 },
+    ]);
+    expect((await getInventory(ctx, { guildId: GUILD, viewerId: alice.id, member: nobody, playerId: alice.id })).items).toEqual([]);
+    expect((await textDms(bob.id)).some((r) => /Handy Pack/.test((r.payload as { content: string }).content))).toBe(true);
+    const cycle = await db.prisma.cycle.findFirstOrThrow();
+    const rows = await standings(ctx, { cycleId: cycle.id, kind: 'knucklebones' });
+    expect(rows.map((r) => [r.playerId, r.games, r.wins, r.losses, r.forfeits])).toEqual([
+      [bob.id, 1, 1, 0, 0],
+      [alice.id, 1, 0, 0, 1],
+    ]);
+    expect(rows[0]!.rating).toBeGreaterThan(1500);
+    expect(rows[1]!.rating).toBeLessThan(1500);
+    // Ending the cycle posts the leaderboard to the leaderboard channel.
+    await endCycle(ctx, { guildId: GUILD, member: mod });
+    const lb = await db.prisma.outbox.findFirstOrThrow({ where: { kind: 'leaderboard' } });
+    expect(lb.payload).toEqual({ channelId: BOARD, cycleId: cycle.id, kind: 'knucklebones' });
+  });
+
+  it('a die item needs the die in the cycle inventory; each die once per game', async () => {
+    const ctx = testContext(db);
+    const gameId = await battleGame(ctx);
+    const { state } = await getGame(ctx, gameId, GUILD);
+    const mover = (state as KnucklebonesState).turn!;
+    await expectCode(useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' }), 'dice/not-held');
+    await grantItem(ctx, { guildId: GUILD, member: mod, player: mover === alice.id ? alice : bob, item: 'steady-die', count: 1 });
+    await useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' });
+    const after = (await getGame(ctx, gameId, GUILD)).state as KnucklebonesState;
+    expect(after.roll).toBe(3);
+    await playMove(ctx, { gameId, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
+    const other = mover === alice.id ? bob.id : alice.id;
+    await playMove(ctx, { gameId, userId: other, guildId: GUILD, move: { type: 'place', column: 1 } });
+    await expectCode(useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' }), 'knucklebones/die-used');
+  });
+});

@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { knucklebones, replay, type KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { Scheduler } from '../../src/scheduler/index.ts';
+import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { UserError } from '../../src/services/errors.ts';
+import { getGame, moveLog, playMove, resign } from '../../src/services/games.ts';
+import { verifyGame } from '../../src/services/replay.ts';
+import { connectPostgres } from '../../src/db/client.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { SEED_A, testContext } from '../helpers/context.ts';
+
+const GUILD = '100000000000000001';
+const CHANNEL = '100000000000000002';
+const alice = { id: '200000000000000001', name: 'Alice', bot: false };
+const bob = { id: '200000000000000002', name: 'Bob', bot: false };
+const carol = { id: '200000000000000003', name: 'Carol', bot: false };
+const robot = { id: '200000000000000009', name: 'Robo', bot: true };
+const HOUR = 3_600_000;
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function reset() {
+  await db.sql.exec('TRUNCATE guilds, players, challenges, games, seats, moves, jobs, outbox RESTART IDENTITY CASCADE');
+}
+beforeEach(reset);
+
+async function startAliceBob(ctx = testContext(db), seed = SEED_A) {
+  const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
+  expect(c.type).toBe('challenge');
+  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed });
+  return game;
+}
+
+function state(gameRow: { state: unknown }) {
+  return knucklebones.stateSchema.parse(gameRow.state) as KnucklebonesState;
+}
+
+async function expectCode(p: Promise<unknown>, code: string) {
+  await expect(p).rejects.toSatisfy((e: unknown) => e instanceof UserError && e.code === code);
+}
+
+async function playToEnd(ctx: ReturnType<typeof testContext>, gameId: number) {
+  let moves = 0;
+  for (;;) {
+    const { game, state: s } = await getGame(ctx, gameId, GUILD);
+    if (game.status !== 'active') return moves;
+    const st = s as KnucklebonesState;
+    const col = st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
+    await playMove(ctx, { gameId, userId: st.turn!, guildId: GUILD, move: { type: 'place', column: col }, expectedVersion: game.version });
+    moves++;
+  }
+}
+
+describe('a full game through the services', () => {
+  it('plays to the end, records every move and notification, and replays from the seed', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const moves = await playToEnd(ctx, game.id);
+    const { game: final, state: s } = await getGame(ctx, game.id, GUILD);
+    const st = s as KnucklebonesState;
+    expect(final.status).toBe('finished');
+    expect(final.version).toBe(moves);
+    expect(st.outcome).not.toBeNull();
+    // Every move is in the log exactly once, and the log replays to the stored state.
+    const log = await moveLog(ctx, game.id);
+    expect(log.map((l) => l.seq)).toEqual(Array.from({ length: moves }, (_, i) => i + 1));
+    const report = await verifyGame(ctx, game.id);
+    expect(report).toMatchObject({ commitmentOk: true, stateOk: true, moves });
+    expect(report.states.at(-1)).toEqual(st);
+    // The engine's own replay agrees (the log holds the actor and the move of every placement).
+    const entries = log.map((l) => ({ actor: l.actorId, move: (l.entry as { type: 'move'; move: { type: 'place'; column: 1 | 2 | 3 } }).move }));
+    expect(replay(final.seed, st.players, entries)).toEqual(st);
+    // One turn DM per turn (the first turn plus one after every move but the last), two game-over DMs.
+    const dms = await db.prisma.outbox.findMany({ where: { kind: 'dm' }, orderBy: { id: 'asc' } });
+    const types = dms.map((d) => (d.payload as { notification: { type: string } }).notification.type);
+    expect(types.filter((t) => t === 'turn')).toHaveLength(moves);
+    expect(types.filter((t) => t === 'game-over')).toHaveLength(2);
+    // Seat results agree with the outcome; no job is left pending.
+    const seats = await db.prisma.seat.findMany({ where: { gameId: game.id } });
+    for (const seat of seats) {
+      const expected = st.outcome!.winners.length === 0 ? 'draw' : st.outcome!.winners.includes(seat.playerId) ? 'win' : 'loss';
+      expect(seat.result).toBe(expected);
+      expect(seat.deadlineAt).toBeNull();
+    }
+    expect(await db.prisma.job.count({ where: { status: 'pending' } })).toBe(0);
+    expect(final.seedCommitment).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses moves by outsiders, out of turn, into a full column, and on finished games, changing nothing', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const st = state(game);
+    const waiting = st.players.find((p) => p !== st.turn)!;
+    await expectCode(playMove(ctx, { gameId: game.id, userId: carol.id, guildId: GUILD, move: { type: 'place', column: 1 } }), 'game/not-participant');
+    await expectCode(playMove(ctx, { gameId: game.id, userId: waiting, guildId: GUILD, move: { type: 'place', column: 1 } }), 'knucklebones/not-your-turn');
+    await expectCode(playMove(ctx, { gameId: game.id, userId: st.turn!, guildId: GUILD, move: { type: 'place', column: 4 } }), 'knucklebones/bad-move');
+    await expectCode(playMove(ctx, { gameId: 9999, userId: st.turn!, guildId: GUILD, move: { type: 'place', column: 1 } }), 'game/unknown');
+    await expectCode(playMove(ctx, { gameId: game.id, userId: st.turn!, guildId: '999', move: { type: 'place', column: 1 } }), 'game/unknown');
+    const after = await getGame(ctx, game.id, GUILD);
+    expect(after.game.version).toBe(0);
+    expect(await db.prisma.move.count()).toBe(0);
+    // Fill column 1 of the player to move, then try it again.
+    let g = after.game;
+    let current = state(g);
+    const target = current.turn!;
+    while (state(g).grids[target]![0]!.length < 3) {
+      current = state(g);
+      const col = current.turn === target ? 1 : 3;
+      await playMove(ctx, { gameId: game.id, userId: current.turn!, guildId: GUILD, move: { type: 'place', column: col } });
+      g = (await getGame(ctx, game.id, GUILD)).game;
+    }
+    while (state(g).turn !== target) {
+      await playMove(ctx, { gameId: game.id, userId: state(g).turn!, guildId: GUILD, move: { type: 'place', column: 2 } });
+      g = (await getGame(ctx, game.id, GUILD)).game;
+    }
+    const versionBefore = g.version;
+    await expectCode(playMove(ctx, { gameId: game.id, userId: target, guildId: GUILD, move: { type: 'place', column: 1 } }), 'knucklebones/column-full');
+    expect((await getGame(ctx, game.id, GUILD)).game.version).toBe(versionBefore);
+    await resign(ctx, { gameId: game.id, userId: target, guildId: GUILD });
+    await expectCode(playMove(ctx, { gameId: game.id, userId: target, guildId: GUILD, move: { type: 'place', column: 2 } }), 'game/over');
+  });
+});
+
+describe('challenges', () => {
+  it('refuses self-challenges, bots, a second open game and a repeated challenge', async () => {
+    const ctx = testContext(db);
+    await expectCode(challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: alice }), 'challenge/self');
+    await expectCode(challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: robot }), 'challenge/bot');
+    await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
+    await expectCode(challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob }), 'challenge/already-open');
+    // Bob naming Alice back accepts: the game starts at once.
+    const started = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: bob, to: alice });
+    expect(started.type).toBe('started');
+    await expectCode(challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob }), 'challenge/already-playing');
+    await expectCode(challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: bob, to: alice }), 'challenge/already-playing');
+    expect(await db.prisma.game.count()).toBe(1);
+  });
+
+  it('two players challenging each other at the same instant produce exactly one game', async () => {
+    const ctx = testContext(db);
+    const results = await Promise.all([
+      challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob }),
+      challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: bob, to: alice }),
+    ]);
+    expect(results.map((r) => r.type).sort()).toEqual(['challenge', 'started']);
+    expect(await db.prisma.game.count()).toBe(1);
+  });
+});
+
+describe('concurrency and double clicks', () => {
+  it('two concurrent placements for the same turn: exactly one wins', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const mover = state(game).turn!;
+    const results = await Promise.allSettled([1, 2].map((col) => playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: col }, expectedVersion: 0 })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toBeInstanceOf(UserError);
+    expect(['game/stale', 'knucklebones/not-your-turn']).toContain((rejected.reason as UserError).code);
+    expect(await db.prisma.move.count({ where: { gameId: game.id } })).toBe(1);
+    expect((await getGame(ctx, game.id, GUILD)).game.version).toBe(1);
+  });
+
+  it('a double click on the same button is rejected the second time and nothing is duplicated', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const mover = state(game).turn!;
+    const click = () => playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: 2 }, expectedVersion: 0 });
+    await click();
+    const outboxBefore = await db.prisma.outbox.count();
+    await expectCode(click(), 'game/stale');
+    expect(await db.prisma.move.count({ where: { gameId: game.id } })).toBe(1);
+    expect(await db.prisma.outbox.count()).toBe(outboxBefore);
+  });
+});
+
+describe('deadlines and reminders', () => {
+  it('reminds at 12 h, 4 h and 1 h, then forfeits after 24 h; the opponent wins', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const idle = state(game).turn!;
+    const other = state(game).players.find((p) => p !== idle)!;
+    const scheduler = new Scheduler(ctx);
+    const reminders = async () =>
+      (await db.prisma.outbox.findMany({ where: { kind: 'dm' } })).filter((r) => (r.payload as { notification: { type: string } }).notification.type === 'reminder').length;
+    await ctx.clock.advance(11 * HOUR);
+    expect(await scheduler.sweep()).toBe(0);
+    await ctx.clock.advance(1 * HOUR + 1000);
+    expect(await scheduler.sweep()).toBe(1);
+    expect(await reminders()).toBe(1);
+    await ctx.clock.advance(11 * HOUR);
+    expect(await scheduler.sweep()).toBe(2);
+    expect(await reminders()).toBe(3);
+    expect((await getGame(ctx, game.id, GUILD)).game.status).toBe('active');
+    await ctx.clock.advance(HOUR);
+    expect(await scheduler.sweep()).toBe(1);
+    const { game: final, state: s } = await getGame(ctx, game.id, GUILD);
+    expect(final.status).toBe('finished');
+    expect((s as KnucklebonesState).outcome).toMatchObject({ winners: [other], reason: 'forfeit', forfeited: idle });
+    const seats = await db.prisma.seat.findMany({ where: { gameId: game.id } });
+    expect(seats.find((x) => x.playerId === idle)?.result).toBe('forfeit');
+    expect(seats.find((x) => x.playerId === other)?.result).toBe('win');
+    expect(await scheduler.sweep()).toBe(0);
+    const log = await moveLog(ctx, game.id);
+    expect(log).toEqual([{ seq: 1, actorId: 'system', entry: { type: 'forfeit', player: idle, reason: 'timeout' } }]);
+  });
+
+  it('a move resets the clock: the old deadline does not fire', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    const scheduler = new Scheduler(ctx);
+    await ctx.clock.advance(23 * HOUR);
+    await scheduler.sweep();
+    const mover = state(game).turn!;
+    await playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
+    await ctx.clock.advance(2 * HOUR);
+    await scheduler.sweep();
+    expect((await getGame(ctx, game.id, GUILD)).game.status).toBe('active');
+  });
+
+  it('players who turned reminders off get none', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    await db.prisma.player.updateMany({ data: { remindersEnabled: false } });
+    const scheduler = new Scheduler(ctx);
+    await ctx.clock.advance(23.5 * HOUR);
+    expect(await scheduler.sweep()).toBe(3);
+    const reminders = (await db.prisma.outbox.findMany({ where: { kind: 'dm' } })).filter(
+      (r) => (r.payload as { notification: { type: string } }).notification.type === 'reminder',
+    );
+    expect(reminders).toHaveLength(0);
+    expect(game.id).toBeGreaterThan(0);
+  });
+
+  it('a deadline that fell due while the bot was down fires once after a restart, even with two schedulers racing', async () => {
+    const ctx = testContext(db);
+    const game = await startAliceBob(ctx);
+    await db.prisma.player.updateMany({ data: { remindersEnabled: false } });
+    await db.prisma.job.deleteMany({ where: { kind: 'turn-reminder' } });
+    // The "old process" saw nothing; time passes while no scheduler runs.
+    await ctx.clock.advance(25 * HOUR);
+    // Two "restarted processes", each with its own connection pool, sweep at once.
+    const other = await connectPostgres(db.url, { poolSize: 4 });
+    try {
+      const a = new Scheduler(ctx);
+      const b = new Scheduler({ ...ctx, db: other.prisma });
+      const fired = await Promise.all([a.sweep(), b.sweep()]);
+      expect(fired[0] + fired[1]).toBe(1);
+      expect(await a.sweep()).toBe(0);
+    } finally {
+      await other.close();
+    }
+    const { game: final } = await getGame(ctx, game.id, GUILD);
+    expect(final.status).toBe('finished');
+    expect(await db.prisma.move.count({ where: { gameId: game.id } })).toBe(1);
+    const gameOver = (await db.prisma.outbox.findMany({ where: { kind: 'dm' } })).filter(
+      (r) => (r.payload as { notification: { type: string } }).notification.type === 'game-over',
+    );
+    expect(gameOver).toHaveLength(2);
+  });
+});
