@@ -1,0 +1,75 @@
+/**
+ * Fault injection for reliability tests: queued failures returned to the next matching bot requests,
+ * with Discord's 429 body and rate-limit headers.
+ */
+import { createHash } from 'node:crypto';
+import { routePatternMatches, type Reply } from './http.ts';
+
+export interface FaultSpec {
+  /** "POST /channels/:id/messages", "PATCH /webhooks/:app/:token/messages/:id", "* /channels/:id/messages" or "*". */
+  route: string;
+  status: 429 | 500 | 502 | 503;
+  /** 429 only: seconds to wait (float, as Discord's retry_after). Default 0.05. */
+  retryAfter?: number;
+  /** 429 only: a global rate limit instead of a per-route one. */
+  global?: boolean;
+  /** How many matching requests fail (default 1). */
+  count?: number;
+}
+
+export interface QueuedFault extends Required<Omit<FaultSpec, 'retryAfter' | 'global'>> {
+  id: number;
+  retryAfter: number;
+  global: boolean;
+  /** How many times this fault has fired. */
+  fired: number;
+}
+
+export class Faults {
+  private nextId = 1;
+  readonly queue: QueuedFault[] = [];
+
+  add(spec: FaultSpec): QueuedFault {
+    const fault: QueuedFault = {
+      id: this.nextId++,
+      route: spec.route,
+      status: spec.status,
+      retryAfter: spec.retryAfter ?? 0.05,
+      global: spec.global ?? false,
+      count: spec.count ?? 1,
+      fired: 0,
+    };
+    this.queue.push(fault);
+    return fault;
+  }
+
+  clear(): number {
+    return this.queue.splice(0).length;
+  }
+
+  /** The reply for the first queued fault matching this request, consuming one use of it. */
+  take(method: string, path: string): Reply | undefined {
+    const i = this.queue.findIndex((f) => routePatternMatches(f.route, method, path));
+    const fault = i >= 0 ? this.queue[i] : undefined;
+    if (!fault) return undefined;
+    fault.fired++;
+    if (fault.fired >= fault.count) this.queue.splice(i, 1);
+    if (fault.status === 429) {
+      const bucket = createHash('sha1').update(`${method} ${fault.route}`).digest('hex').slice(0, 32);
+      const retry = fault.retryAfter;
+      const headers: Record<string, string> = {
+        'Retry-After': String(retry),
+        'X-RateLimit-Limit': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': ((Date.now() + retry * 1000) / 1000).toFixed(3),
+        'X-RateLimit-Reset-After': retry.toFixed(3),
+        'X-RateLimit-Bucket': bucket,
+        'X-RateLimit-Scope': fault.global ? 'global' : 'user',
+      };
+      if (fault.global) headers['X-RateLimit-Global'] = 'true';
+      return { status: 429, json: { message: 'You are being rate limited.', retry_after: retry, global: fault.global }, headers };
+    }
+    const text = fault.status === 500 ? 'Internal Server Error' : fault.status === 502 ? 'Bad Gateway' : 'Service Unavailable';
+    return { status: fault.status, json: { message: `${fault.status}: ${text}`, code: 0 } };
+  }
+}
