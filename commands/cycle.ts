@@ -1,0 +1,179 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
+import cron from 'node-cron';
+import { z } from 'zod';
+import { defineCommand, type BotDeps } from '../src/bot/command.ts';
+import { EPHEMERAL, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
+import { configureCycles, cycleTitle, endCycle, endSeason, findActiveCycle, openPhase, postLeaderboard, startCycle, startSeason } from '../src/services/cycles.ts';
+import { resolveCycle } from '../src/services/leaderboard.ts';
+import { getGuildSettings } from '../src/services/settings.ts';
+import type { Guild } from '../src/generated/prisma/client.ts';
+
+/** Moderators run seasons, cycles and phases (RULINGS.md, Commencement). */
+
+const name = z.string().trim().min(1).max(60);
+const snowflake = z.string().regex(/^\d+$/);
+
+const schema = z.discriminatedUnion('subcommand', [
+  z.object({ subcommand: z.literal('status') }),
+  z.object({ subcommand: z.literal('season-start'), name }),
+  z.object({ subcommand: z.literal('season-end') }),
+  z.object({ subcommand: z.literal('start'), name }),
+  z.object({ subcommand: z.literal('phase'), kind: z.enum(['rest', 'battle']) }),
+  z.object({ subcommand: z.literal('end') }),
+  z.object({ subcommand: z.literal('leaderboard'), cycle: z.string().trim().max(100).nullable() }),
+  z.object({
+    subcommand: z.literal('config'),
+    commencement: snowflake.nullable(),
+    announcements: snowflake.nullable(),
+    leaderboard: snowflake.nullable(),
+    timeZone: z.string().trim().max(64).nullable(),
+    restSchedule: z.string().trim().max(100).nullable(),
+    battleSchedule: z.string().trim().max(100).nullable(),
+    clearSchedule: z.boolean().nullable(),
+  }),
+]);
+type Input = z.infer<typeof schema>;
+
+const data = new SlashCommandBuilder()
+  .setName('cycle')
+  .setDescription('Seasons, cycles, Rest and Battle phases (moderators).')
+  .setDMPermission(false)
+  .addSubcommand((s) => s.setName('status').setDescription('The current season, cycle, phase and schedule.'))
+  .addSubcommand((s) =>
+    s
+      .setName('season-start')
+      .setDescription('Start a season: from now on /knucklebones join states intents.')
+      .addStringOption((o) => o.setName('name').setDescription('e.g. Season 4').setRequired(true).setMaxLength(60)),
+  )
+  .addSubcommand((s) => s.setName('season-end').setDescription('End the season (challenges work as outside cycles again).'))
+  .addSubcommand((s) =>
+    s
+      .setName('start')
+      .setDescription('Start a cycle of the season; it opens with a Rest Phase.')
+      .addStringOption((o) => o.setName('name').setDescription('e.g. Cycle 16').setRequired(true).setMaxLength(60)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('phase')
+      .setDescription('Open a Rest or a Battle phase now.')
+      .addStringOption((o) =>
+        o.setName('kind').setDescription('Which phase').setRequired(true).addChoices({ name: 'Rest', value: 'rest' }, { name: 'Battle', value: 'battle' }),
+      ),
+  )
+  .addSubcommand((s) => s.setName('end').setDescription('End the cycle: open intents lapse, the leaderboard is posted.'))
+  .addSubcommand((s) =>
+    s
+      .setName('leaderboard')
+      .setDescription('Post a cycle’s leaderboard to the leaderboard channel.')
+      .addStringOption((o) => o.setName('cycle').setDescription('Cycle name (default: the current or last one)').setMaxLength(100)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('config')
+      .setDescription('Channels, time zone and phase schedule.')
+      .addChannelOption((o) => o.setName('commencement').setDescription('Where intents are taken (default #battle-commencement)').addChannelTypes(ChannelType.GuildText))
+      .addChannelOption((o) => o.setName('announcements').setDescription('Where phase changes are announced').addChannelTypes(ChannelType.GuildText))
+      .addChannelOption((o) => o.setName('leaderboard').setDescription('Where leaderboards are posted').addChannelTypes(ChannelType.GuildText))
+      .addStringOption((o) => o.setName('time-zone').setDescription('IANA time zone of the schedule, e.g. Europe/Berlin').setMaxLength(64))
+      .addStringOption((o) => o.setName('rest-schedule').setDescription('cron: when a Rest Phase opens, e.g. "0 6 * * 1" (Mondays 06:00)').setMaxLength(100))
+      .addStringOption((o) => o.setName('battle-schedule').setDescription('cron: when a Battle Phase opens, e.g. "0 18 * * 5" (Fridays 18:00)').setMaxLength(100))
+      .addBooleanOption((o) => o.setName('clear-schedule').setDescription('Remove the schedule (phases by hand only)')),
+  );
+
+function read(i: ChatInputCommandInteraction): unknown {
+  return {
+    subcommand: i.options.getSubcommand(false),
+    name: i.options.getString('name'),
+    kind: i.options.getString('kind'),
+    cycle: i.options.getString('cycle'),
+    commencement: i.options.getChannel('commencement')?.id ?? null,
+    announcements: i.options.getChannel('announcements')?.id ?? null,
+    leaderboard: i.options.getChannel('leaderboard')?.id ?? null,
+    timeZone: i.options.getString('time-zone'),
+    restSchedule: i.options.getString('rest-schedule'),
+    battleSchedule: i.options.getString('battle-schedule'),
+    clearSchedule: i.options.getBoolean('clear-schedule'),
+  };
+}
+
+const ch = (id: string | null, fallback: string) => (id ? `<#${id}>` : fallback);
+
+export function describeCycleSettings(g: Guild): string {
+  const schedule = g.restCron || g.battleCron ? `Rest \`${g.restCron ?? '—'}\`, Battle \`${g.battleCron ?? '—'}\` (${g.timeZone})` : `by hand only (time zone ${g.timeZone})`;
+  return [
+    `• Commencement channel: ${ch(g.commencementChannelId, '#battle-commencement')}`,
+    `• Announcements: ${ch(g.announcementChannelId, 'not set (#announcements is used when a cycle starts)')}`,
+    `• Leaderboards: ${ch(g.leaderboardChannelId, 'not set (#leaderboard is used when a cycle starts)')}`,
+    `• Schedule: ${schedule}`,
+  ].join('\n');
+}
+
+/** Channels the bot finds by their usual names, used for whatever is not configured. */
+function defaultsByName(i: ChatInputCommandInteraction) {
+  const find = (n: string) => i.guild?.channels.cache.find((c) => c.name === n)?.id ?? null;
+  return { commencementChannelId: find('battle-commencement'), announcementChannelId: find('announcements'), leaderboardChannelId: find('leaderboard') };
+}
+
+async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
+  const guildId = requireGuild(i);
+  const member = memberAuthority(i);
+  const ok = async (content: string): Promise<void> => void (await i.reply({ content: content.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } }));
+  switch (input.subcommand) {
+    case 'status': {
+      const cycle = await findActiveCycle(deps.ctx, guildId);
+      const guild = await getGuildSettings(deps.ctx, guildId);
+      const head = cycle ? `**${cycleTitle(cycle)}**: ${cycle.phase === 'battle' ? '⚔️ Battle Phase' : '🌙 Rest Phase'}.` : 'No cycle is running.';
+      return ok(`${head}\n${describeCycleSettings(guild)}`);
+    }
+    case 'season-start': {
+      const s = await startSeason(deps.ctx, { guildId, guildName: i.guild?.name ?? '', member, name: input.name });
+      return ok(`📜 **${s.name}** started. Start its first cycle with \`/cycle start name:"Cycle 1"\`.`);
+    }
+    case 'season-end': {
+      const s = await endSeason(deps.ctx, { guildId, member });
+      return ok(`📕 **${s.name}** ended.`);
+    }
+    case 'start': {
+      const { cycle } = await startCycle(deps.ctx, { guildId, guildName: i.guild?.name ?? '', member, name: input.name, defaults: defaultsByName(i) });
+      return ok(`🌅 **${cycleTitle(cycle)}** started with a Rest Phase; announced.`);
+    }
+    case 'phase': {
+      const r = await openPhase(deps.ctx, { guildId, kind: input.kind, member, source: 'command' });
+      const label = input.kind === 'battle' ? 'Battle Phase' : 'Rest Phase';
+      if (!r.changed) return ok(`The ${label} of **${cycleTitle(r.cycle)}** is already open: nothing changed.`);
+      return ok(`✅ ${label} of **${cycleTitle(r.cycle)}** opened and announced.${input.kind === 'battle' ? ` ${r.games.length} game${r.games.length === 1 ? '' : 's'} started.` : ''}`);
+    }
+    case 'end': {
+      const c = await endCycle(deps.ctx, { guildId, member });
+      return ok(`🏁 **${cycleTitle(c)}** ended; the leaderboard is being posted.`);
+    }
+    case 'leaderboard': {
+      const cycle = await resolveCycle(deps.ctx, guildId, input.cycle);
+      const channelId = await postLeaderboard(deps.ctx, { guildId, member, cycleId: cycle.id, kind: 'knucklebones' });
+      return ok(`🏆 The leaderboard of **${cycleTitle(cycle)}** is being posted in <#${channelId}>.`);
+    }
+    case 'config': {
+      const change = {
+        ...(input.commencement ? { commencementChannelId: input.commencement } : {}),
+        ...(input.announcements ? { announcementChannelId: input.announcements } : {}),
+        ...(input.leaderboard ? { leaderboardChannelId: input.leaderboard } : {}),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+        ...(input.restSchedule ? { restCron: input.restSchedule } : {}),
+        ...(input.battleSchedule ? { battleCron: input.battleSchedule } : {}),
+        ...(input.clearSchedule ? { restCron: null, battleCron: null } : {}),
+      };
+      const guild = await configureCycles(deps.ctx, {
+        guildId,
+        guildName: i.guild?.name ?? '',
+        member,
+        change,
+        validateCron: (expr) => cron.validate(expr),
+      });
+      await deps.phaseSchedule?.reload();
+      return ok(`✅ Saved.\n${describeCycleSettings(guild)}`);
+    }
+  }
+}
+
+export default defineCommand<Input>({ data, schema, read, execute });

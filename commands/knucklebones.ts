@@ -1,0 +1,109 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { z } from 'zod';
+import { defineCommand } from '../src/bot/command.ts';
+import { autocompleteGame, forfeitCommand, gameIdSchema, gameOptionBuilder, gamesCommand, joinCommand, viewCommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { joinOrIntend } from '../src/bot/cycle-commands.ts';
+import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
+import { playMove, resolveOwnGame } from '../src/services/games.ts';
+
+const KIND = 'knucklebones';
+
+const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
+
+const schema = z.discriminatedUnion('subcommand', [
+  z.object({
+    subcommand: z.literal('join'),
+    opponent: userOption,
+    more: z.array(userOption).max(4).default([]),
+    mode: z.enum(['any', 'each']).nullable().default(null),
+  }),
+  z.object({ subcommand: z.literal('place'), column: z.union([z.literal(1), z.literal(2), z.literal(3)]), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('forfeit'), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('games') }),
+  z.object({ subcommand: z.literal('view'), game: gameIdSchema }),
+]);
+type Input = z.infer<typeof schema>;
+
+const builder = new SlashCommandBuilder()
+  .setName(KIND)
+  .setDescription('Play Knucklebones: roll a die, place it, crush your opponent’s matching dice.')
+  .setDMPermission(false)
+  .addSubcommand((s) =>
+    s
+      .setName('join')
+      .setDescription('Challenge a player (or accept their challenge by naming them back).')
+      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play').setRequired(true))
+      .addUserOption((o) => o.setName('opponent2').setDescription('Rest Phase: another opponent you would play'))
+      .addUserOption((o) => o.setName('opponent3').setDescription('Rest Phase: another opponent you would play'))
+      .addUserOption((o) => o.setName('opponent4').setDescription('Rest Phase: another opponent you would play'))
+      .addUserOption((o) => o.setName('opponent5').setDescription('Rest Phase: another opponent you would play'))
+      .addStringOption((o) =>
+        o
+          .setName('mode')
+          .setDescription('With several opponents: one game against any of them, or a game against each')
+          .addChoices({ name: 'any: one game, whoever names me back first', value: 'any' }, { name: 'each: a game against every one who names me', value: 'each' }),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('place')
+      .setDescription('Place your rolled die in a column of your grid.')
+      .addIntegerOption((o) =>
+        o
+          .setName('column')
+          .setDescription('Column 1, 2 or 3')
+          .setRequired(true)
+          .addChoices({ name: 'Column 1', value: 1 }, { name: 'Column 2', value: 2 }, { name: 'Column 3', value: 3 }),
+      )
+      .addIntegerOption(gameOptionBuilder),
+  )
+const data = withGameSubcommands(builder, 'Give up a game (asks you to confirm).');
+
+function read(interaction: ChatInputCommandInteraction): unknown {
+  const subcommand = interaction.options.getSubcommand(false);
+  const user = interaction.options.getUser('opponent');
+  return {
+    subcommand,
+    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    more: ['opponent2', 'opponent3', 'opponent4', 'opponent5']
+      .map((n) => interaction.options.getUser(n))
+      .filter((u) => u !== null)
+      .map((u) => ({ id: u.id, name: displayName(u), bot: u.bot })),
+    mode: interaction.options.getString('mode'),
+    column: interaction.options.getInteger('column'),
+    game: interaction.options.getInteger('game'),
+  };
+}
+
+async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: Parameters<typeof joinCommand>[1]): Promise<void> {
+  switch (input.subcommand) {
+    case 'join':
+      return joinOrIntend(interaction, deps, KIND, [input.opponent, ...input.more], input.mode);
+    case 'place': {
+      const guildId = requireGuild(interaction);
+      const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: input.game });
+      const before = await deps.ctx.db.game.findUnique({ where: { id: gameId }, select: { state: true } });
+      const roll = (before?.state as { roll?: number } | null)?.roll;
+      const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, move: { type: 'place', column: input.column } });
+      const over = result.outcome ? ' The game is over: see the board.' : '';
+      await interaction.reply({ content: `🎲 You placed your ${roll ?? 'die'} in column ${input.column} of game #${gameId}.${over}`, flags: EPHEMERAL });
+      return;
+    }
+    case 'forfeit':
+      return forfeitCommand(interaction, deps, KIND, input.game);
+    case 'games':
+      return gamesCommand(interaction, deps, KIND);
+    case 'view':
+      return viewCommand(interaction, deps, KIND, input.game);
+  }
+}
+
+export default defineCommand<Input>({
+  data,
+  schema,
+  read,
+  execute,
+  autocomplete: (interaction, deps) =>
+    autocompleteGame(interaction, deps, KIND, interaction.options.getSubcommand(false) === 'view'),
+});

@@ -1,0 +1,55 @@
+import type { ServiceContext } from '../services/context.ts';
+import type { GameWithSeats } from '../services/games.ts';
+import { getGame } from '../services/games.ts';
+import { messageUrl } from './format.ts';
+import { presenterFor } from './games/index.ts';
+import type { MessagePayload } from './games/types.ts';
+
+/**
+ * Display names of players, from the database, remembered for a few minutes: every board render
+ * needs them and they almost never change. (A rename shows on boards within NAME_TTL_MS.)
+ */
+const NAME_TTL_MS = 5 * 60_000;
+const nameCache = new Map<string, { name: string; at: number }>();
+
+export async function playerNames(ctx: ServiceContext, ids: string[]): Promise<Record<string, string>> {
+  const now = Date.now();
+  const out: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = nameCache.get(id);
+    if (hit && now - hit.at < NAME_TTL_MS) out[id] = hit.name;
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    const players = await ctx.db.player.findMany({ where: { id: { in: missing } } });
+    for (const p of players) {
+      out[p.id] = p.name;
+      nameCache.set(p.id, { name: p.name, at: now });
+    }
+    if (nameCache.size > 10_000) nameCache.clear();
+  }
+  return out;
+}
+
+export function boardUrl(game: Pick<GameWithSeats, 'guildId' | 'channelId' | 'boardMessageId'>): string | null {
+  return game.boardMessageId ? messageUrl(game.guildId, game.channelId, game.boardMessageId) : null;
+}
+
+/** The public board of a game, rendered from the spectator view (never raw state). */
+export async function renderBoard(ctx: ServiceContext, gameId: number): Promise<{ payload: MessagePayload; game: GameWithSeats }> {
+  const { game, engine, state } = await getGame(ctx, gameId, null);
+  return { payload: boardFor(game, engine.view(state, null), await playerNames(ctx, game.seats.map((s) => s.playerId))), game };
+}
+
+export function boardFor(game: GameWithSeats, spectatorView: unknown, names: Record<string, string>): MessagePayload {
+  return presenterFor(game.kind).board(spectatorView as never, {
+    gameId: game.id,
+    version: game.version,
+    names,
+    deadlines: Object.fromEntries(game.seats.map((s) => [s.playerId, s.deadlineAt])),
+    seedCommitment: game.seedCommitment,
+    seed: game.status === 'finished' ? game.seed : null,
+    cycle: game.cycleId !== null,
+  });
+}

@@ -1,0 +1,68 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { runsCycles } from '../services/cycles.ts';
+import { UserError } from '../services/errors.ts';
+import { stateIntent, type IntentMode } from '../services/intents.ts';
+import type { BotDeps } from './command.ts';
+import { mention } from './format.ts';
+import { joinCommand, presenterTitle } from './game-commands.ts';
+import { displayName, requireGuild } from './interaction-utils.ts';
+
+type Named = { id: string; name: string; bot: boolean };
+
+/**
+ * `/<game> join`: in a server running cycles (an active season), an intent for the next Battle
+ * Phase (RULINGS.md, Commencement); otherwise today's challenge, unchanged.
+ */
+export async function joinOrIntend(
+  interaction: ChatInputCommandInteraction,
+  deps: BotDeps,
+  kind: string,
+  opponents: Named[],
+  mode: IntentMode | null,
+  /** How the game is challenged outside cycles (options, title, subcommand); intents make default games. */
+  challenge: Parameters<typeof joinCommand>[4] = {},
+): Promise<void> {
+  const guildId = requireGuild(interaction);
+  const command = `/${kind} ${challenge.subcommand ?? 'join'}`;
+  if (!(await runsCycles(deps.ctx, guildId))) {
+    if (opponents.length > 1 || mode) {
+      throw new UserError(
+        'challenge/one-opponent',
+        `This server is not running cycles, so \`${command}\` challenges one player: name just \`opponent\` (several opponents and \`mode\` are for Rest Phases).`,
+      );
+    }
+    return joinCommand(interaction, deps, kind, opponents[0]!, challenge);
+  }
+  if (challenge.nonDefaultOptions) {
+    throw new UserError('intent/options', `Games arranged in a cycle use the standard rules. Run \`${command}\` without the variant options to state your intent.`);
+  }
+  const channel = interaction.channel;
+  const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
+  const r = await stateIntent(deps.ctx, {
+    guildId,
+    guildName: interaction.guild?.name ?? '',
+    channelId: interaction.channelId,
+    channelName: channel && 'name' in channel ? (channel.name ?? null) : null,
+    kind,
+    from,
+    opponents,
+    mode,
+  });
+  const named = r.intents.map((i) => mention(i.opponentId));
+  const lines: string[] = [];
+  if (named.length) {
+    const how = r.intents.length > 1 ? (r.mode === 'any' ? ' (**any**: one game, against whichever names you back first)' : ' (**each**: a game against every one who names you back)') : '';
+    lines.push(`📣 ${mention(from.id)} intends to play ${presenterTitle(kind)} against ${named.join(', ')}${how} in the next Battle Phase of **${r.cycle.season.name} / ${r.cycle.name}**.`);
+  }
+  if (r.repeated.length) lines.push(`You already named ${r.repeated.map(mention).join(', ')} in this Rest Phase; nothing new there.`);
+  for (const m of r.matched) {
+    const other = m.playerA === from.id ? m.playerB : m.playerA;
+    lines.push(`🤝 **Match!** ${mention(from.id)} and ${mention(other)} named each other: your game starts when the Battle Phase begins.`);
+  }
+  const voided = r.intents.filter((i) => i.status === 'void');
+  if (voided.length) lines.push(`Your other \`any\` intents (${voided.map((i) => mention(i.opponentId)).join(', ')}) are void for this phase.`);
+  const all = r.allMatches.map((m) => mention(m.playerA === from.id ? m.playerB : m.playerA));
+  lines.push(all.length ? `Your matches so far: ${all.join(', ')}.` : 'No mutual intents yet: a game is made when one of them names you too.');
+  const ping = [...new Set([...r.intents.map((i) => i.opponentId)])];
+  await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: ping } });
+}

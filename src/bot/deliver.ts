@@ -1,0 +1,163 @@
+import { DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
+import type { Outbox } from '../generated/prisma/client.ts';
+import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { leaderboardText, standings } from '../services/leaderboard.ts';
+import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
+import { boardUrl, playerNames, renderBoard } from './board.ts';
+import { mention } from './format.ts';
+import { presenterFor } from './games/index.ts';
+import type { MessagePayload } from './games/types.ts';
+
+/** Turns discord.js errors into retriable or final delivery errors. */
+export function classify(err: unknown): DeliveryError {
+  if (err instanceof DeliveryError) return err;
+  if (err instanceof DiscordAPIError) {
+    if (err.status === 429) return new DeliveryError(`rate limited: ${err.message}`, true);
+    if (err.status >= 500) return new DeliveryError(`Discord ${err.status}: ${err.message}`, true);
+    return new DeliveryError(`Discord ${err.status} ${err.code}: ${err.message}`, false);
+  }
+  if (err instanceof HTTPError) return new DeliveryError(`HTTP ${err.status}: ${err.message}`, err.status >= 500 || err.status === 429);
+  return new DeliveryError(String((err as Error)?.message ?? err), true);
+}
+
+/** The nonce Discord uses to drop a duplicate create (max 25 chars). */
+const nonceFor = (row: Outbox, suffix = '') => `sh${row.id}${suffix}`.slice(0, 25);
+
+/**
+ * Delivers outbox rows through discord.js's REST client, with the payloads in Discord's JSON
+ * shape. It needs no gateway session or cache, so a worker process (STONEHALL_GATEWAY=0)
+ * delivers exactly like the bot.
+ */
+export class DiscordDeliverer implements Deliverer {
+  constructor(
+    private readonly client: Client,
+    private readonly ctx: ServiceContext,
+  ) {}
+
+  async deliver(row: Outbox): Promise<string> {
+    try {
+      switch (row.kind) {
+        case 'dm':
+          return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
+        case 'board':
+          return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+        case 'channel-message':
+          return await this.channelMessage(row, outboxPayloadSchemas['channel-message'].parse(row.payload));
+        case 'text-dm':
+          return await this.textDm(row, outboxPayloadSchemas['text-dm'].parse(row.payload));
+        case 'leaderboard':
+          return await this.leaderboard(row, outboxPayloadSchemas.leaderboard.parse(row.payload));
+        default:
+          throw new DeliveryError(`unknown outbox kind ${row.kind}`, false);
+      }
+    } catch (err) {
+      throw classify(err);
+    }
+  }
+
+  /** DM channel ids never change: open each once per process. */
+  private readonly dmChannels = new Map<string, string>();
+
+  private async dmChannel(userId: string): Promise<string> {
+    const known = this.dmChannels.get(userId);
+    if (known) return known;
+    const dm = (await this.client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as APIChannel;
+    if (this.dmChannels.size > 50_000) this.dmChannels.clear();
+    this.dmChannels.set(userId, dm.id);
+    return dm.id;
+  }
+
+  private post(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<APIMessage> {
+    return this.client.rest.post(Routes.channelMessages(channelId), { body }) as Promise<APIMessage>;
+  }
+
+  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
+    const game = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId } });
+    const names = await playerNames(this.ctx, [p.userId, ...('opponents' in p.notification ? p.notification.opponents : [])]);
+    if (game) {
+      const seats = await this.ctx.db.seat.findMany({ where: { gameId: game.id } });
+      Object.assign(names, await playerNames(this.ctx, seats.map((s) => s.playerId)));
+    }
+    const payload = presenterFor(p.notification.kind).notification(p.notification, {
+      names,
+      boardUrl: game ? boardUrl(game) : null,
+      version: game?.version ?? 0,
+      active: game?.status === 'active',
+    });
+    try {
+      const msg = await this.post(await this.dmChannel(p.userId), { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+      return msg.id;
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
+        // DMs closed: mention the player in the game's channel instead, so the ping is not lost.
+        const fallback: MessagePayload = {
+          ...payload,
+          content: `${mention(p.userId)} (your DMs are closed, so here it is) ${payload.content ?? ''}`.slice(0, 2000),
+          allowed_mentions: { users: [p.userId] },
+        };
+        const msg = await this.post(p.fallbackChannelId, { ...fallback, nonce: nonceFor(row, 'f'), enforce_nonce: true });
+        return `fallback:${msg.id}`;
+      }
+      throw err;
+    }
+  }
+
+  private async board(row: Outbox, p: OutboxPayload<'board'>): Promise<string> {
+    // Render, edit, then check that nobody changed the game meanwhile; if they did, render again.
+    // Edits are whole renders of the latest state, so the last edit standing is always current.
+    for (let pass = 0; pass < 5; pass++) {
+      // Most board rows find the board already edited by the click's own reply: check cheaply first.
+      const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
+      if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
+      const { payload, game } = await renderBoard(this.ctx, p.gameId);
+      if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
+      let messageId = game.boardMessageId;
+      if (messageId) {
+        try {
+          await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), { body: payload });
+        } catch (err) {
+          if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage)) throw err;
+          messageId = null; // the board was deleted: post a new one
+        }
+      }
+      if (!messageId) {
+        const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row, `b${game.version}`), enforce_nonce: true });
+        messageId = msg.id;
+      }
+      await this.ctx.db.game.updateMany({
+        where: { id: game.id, boardVersion: { lt: game.version } },
+        data: { boardVersion: game.version, boardMessageId: messageId },
+      });
+      const now = await this.ctx.db.game.findUnique({ where: { id: game.id }, select: { version: true } });
+      if (!now || now.version === game.version) return messageId;
+    }
+    throw new DeliveryError(`board of game ${p.gameId} kept changing while being edited`, true);
+  }
+
+  private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {
+    const msg = await this.post(p.channelId, { content: p.content, allowed_mentions: { users: p.allowedUserIds }, nonce: nonceFor(row), enforce_nonce: true });
+    return msg.id;
+  }
+
+  /** A plain DM (cycles); a mention in the fallback channel when the user's DMs are closed. */
+  private async textDm(row: Outbox, p: OutboxPayload<'text-dm'>): Promise<string> {
+    try {
+      const msg = await this.post(await this.dmChannel(p.userId), { content: p.content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true });
+      return msg.id;
+    } catch (err) {
+      if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser)) throw err;
+      const content = `${mention(p.userId)} (your DMs are closed, so here it is) ${p.content}`.slice(0, 2000);
+      const msg = await this.post(p.fallbackChannelId, { content, allowed_mentions: { users: [p.userId] }, nonce: nonceFor(row, 'f'), enforce_nonce: true });
+      return `fallback:${msg.id}`;
+    }
+  }
+
+  /** A cycle's leaderboard, computed from the database now. */
+  private async leaderboard(row: Outbox, p: OutboxPayload<'leaderboard'>): Promise<string> {
+    const cycle = await this.ctx.db.cycle.findUniqueOrThrow({ where: { id: p.cycleId }, include: { season: true } });
+    const content = leaderboardText(cycle, p.kind, await standings(this.ctx, { cycleId: p.cycleId, kind: p.kind }));
+    const msg = await this.post(p.channelId, { content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true });
+    return msg.id;
+  }
+}

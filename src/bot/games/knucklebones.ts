@@ -1,0 +1,171 @@
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
+import type { KnucklebonesView } from '../../engines/index.ts';
+import { DIE_INFO } from '../../engines/knucklebones/dice.ts';
+import type { Notification } from '../../services/notifications.ts';
+import { customId } from '../custom-id.ts';
+import { COLOURS, mention, plain, ts } from '../format.ts';
+import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from './types.ts';
+
+const DIE = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+const die = (v: number) => `${DIE[v] ?? ''} **${v}**`;
+
+/** A grid as three columns of text, top row first, with column scores underneath. */
+function gridText(columns: number[][], scores: number[]): string {
+  const rows: string[] = [];
+  for (let r = 0; r < 3; r++) rows.push(columns.map((c) => (c[r] !== undefined ? ` ${c[r]} ` : ' · ')).join('│'));
+  rows.push('───┼───┼───');
+  rows.push(scores.map((s) => String(s).padStart(2, ' ').padEnd(3, ' ')).join('│'));
+  return '```\n' + rows.join('\n') + '\n```';
+}
+
+function columnButtons(view: KnucklebonesView, meta: { gameId: number; version: number }): APIActionRowComponent<APIButtonComponent> | null {
+  if (!view.turn || view.roll === null) return null;
+  const grid = view.grids[view.turn]!;
+  const choices = view.dice?.choices ?? null;
+  if (choices) {
+    // Loaded Die: keep one of the two values first.
+    return {
+      type: ComponentType.ActionRow,
+      components: choices.map((v, i) => ({
+        type: ComponentType.Button,
+        style: ButtonStyle.Success,
+        custom_id: customId('kb:keep', meta.gameId, meta.version, i),
+        label: `Keep ${v}`,
+        emoji: { name: '🎯' },
+      })),
+    };
+  }
+  const twinFrom = view.dice?.twinFrom ?? null;
+  return {
+    type: ComponentType.ActionRow,
+    components: [1, 2, 3].map((col) => ({
+      type: ComponentType.Button,
+      style: ButtonStyle.Primary,
+      custom_id: customId('kb:place', meta.gameId, meta.version, col),
+      label: `Column ${col}`,
+      emoji: { name: '🎲' },
+      disabled: grid[col - 1]!.length >= 3 || col === twinFrom,
+    })),
+  };
+}
+
+/** Which dice items each player has used in this game (shown once one was used, or in cycle games). */
+function diceLine(view: KnucklebonesView, name: (id: string) => string): string {
+  const used = view.dice?.used ?? {};
+  return view.players
+    .map((p) => {
+      const list = (used[p] ?? []).map((d) => `${DIE_INFO[d].emoji} ${DIE_INFO[d].name}`);
+      return `${name(p)}: ${list.length ? list.join(', ') : 'none'}`;
+    })
+    .join(' · ');
+}
+
+/** The turn line, with the die item in play this turn. */
+function turnLine(view: KnucklebonesView): string {
+  const turn = view.turn!;
+  const d = view.dice;
+  if (d?.choices) return `**Turn:** ${mention(turn)} used the ${DIE_INFO.loaded.name} and rolled ${die(d.choices[0])} and ${die(d.choices[1])}: keep one.`;
+  if (d?.twinFrom) return `**Turn:** ${mention(turn)} placed a ${die(view.roll!)}; the ${DIE_INFO.twin.name} places its twin: choose another column.`;
+  const used = d?.turnDie ? ` with the ${DIE_INFO[d.turnDie].name}` : '';
+  return `**Turn:** ${mention(turn)} rolled ${die(view.roll!)}${used}: choose a column.`;
+}
+
+function resultLine(view: KnucklebonesView): string {
+  const o = view.outcome!;
+  const [a, b] = view.players;
+  const score = `${view.scores[a]}–${view.scores[b]}`;
+  if (o.reason === 'forfeit' && o.forfeited) {
+    const w = o.winners[0]!;
+    return `🏳️ ${mention(o.forfeited)} forfeited. 🏆 ${mention(w)} wins (${score}).`;
+  }
+  if (o.winners.length === 0) return `🤝 Draw, ${score}.`;
+  return `🏆 ${mention(o.winners[0]!)} wins, ${score}.`;
+}
+
+function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
+  const [a, b] = view.players;
+  const name = (id: string) => plain(meta.names[id] ?? 'player');
+  const lines = [`${mention(a)} vs ${mention(b)}`];
+  if (view.turn && view.roll !== null) {
+    const deadline = meta.deadlines[view.turn];
+    lines.push(turnLine(view));
+    if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then the turn is forfeited.`);
+  } else if (view.outcome) {
+    lines.push(resultLine(view));
+  }
+  const fields = view.players.map((p) => ({
+    name: `${name(p)}: ${view.scores[p]} point${view.scores[p] === 1 ? '' : 's'}${view.turn === p ? ' 🎲' : ''}`,
+    value: gridText(view.grids[p]!, view.columnScores[p]!),
+    inline: true,
+  }));
+  if (view.dice || meta.cycle) fields.push({ name: 'Dice items used (each once per game)', value: diceLine(view, name), inline: false });
+  fields.push({
+    name: 'Fair dice',
+    value: meta.seed
+      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck every roll: \`npm run replay -- ${meta.gameId}\` (see README).`
+      : `Commitment (SHA-256 of the secret seed): \`${meta.seedCommitment}\`\nThe seed is revealed when the game ends.`,
+    inline: false,
+  });
+  const over = view.outcome !== null;
+  const embed: APIEmbed = {
+    title: `Knucklebones #${meta.gameId}`,
+    description: lines.join('\n'),
+    color: over ? (view.outcome!.winners.length === 0 ? COLOURS.draw : view.outcome!.reason === 'forfeit' ? COLOURS.forfeit : COLOURS.won) : COLOURS.active,
+    fields,
+    footer: { text: over ? 'Game over' : `Turn ${view.turnNumber + 1} · columns are counted left to right` },
+  };
+  const row = columnButtons(view, meta);
+  const components: MessagePayload['components'] = [];
+  if (row) components.push(row);
+  if (!over) {
+    const dieButton: APIButtonComponent[] =
+      meta.cycle && !view.dice?.turnDie
+        ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('kb:dice', meta.gameId, meta.version), label: 'Use a die…', emoji: { name: '🎲' } }]
+        : [];
+    components.push({
+      type: ComponentType.ActionRow,
+      components: [...dieButton, { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:resign', meta.gameId, meta.version), label: 'Forfeit…' }],
+    });
+  }
+  return { content: '', embeds: [embed], components, allowed_mentions: { parse: [] } };
+}
+
+function linkRow(url: string | null): APIActionRowComponent<APIButtonComponent>[] {
+  return url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [];
+}
+
+function notification(n: Notification, meta: NotificationMeta): MessagePayload {
+  const title = `**Knucklebones #${n.gameId}**`;
+  if (n.type === 'turn' || n.type === 'reminder') {
+    const view = n.view as KnucklebonesView;
+    const opp = view.players.find((p) => p !== view.turn) ?? '';
+    const roll = view.roll ?? 0;
+    const head =
+      n.type === 'turn'
+        ? `🎲 Your turn in ${title} against ${plain(meta.names[opp] ?? 'your opponent')}: you rolled ${die(roll)}.`
+        : `⏰ Reminder: your turn in ${title} ends ${ts(n.deadlineAt, 'R')}. You rolled ${die(roll)}.`;
+    const content = `${head}\nPlace it before ${ts(n.deadlineAt, 'f')} (${ts(n.deadlineAt, 'R')}), or you forfeit the game.${
+      meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''
+    }`;
+    const rows = meta.active ? [columnButtons(view, { gameId: n.gameId, version: meta.version })].filter((r) => r !== null) : [];
+    return { content, components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
+  }
+  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+  const scores = n.scores ? Object.values(n.scores).join('–') : '';
+  const text = (() => {
+    if (n.forfeited && n.winners.length) {
+      return `🏳️ ${title} is over: ${mention(n.forfeited)} forfeited. ${mention(n.winners[0]!)} wins${scores ? ` (${scores})` : ''}.`;
+    }
+    if (n.winners.length === 0) return `🤝 ${title} ended in a draw${scores ? ` (${scores})` : ''}.`;
+    return `🏆 ${title} is over: ${mention(n.winners[0]!)} wins${scores ? ` (${scores})` : ''}.`;
+  })();
+  return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+}
+
+function summary(view: KnucklebonesView, viewer: string, meta: { gameId: number; names: Record<string, string> }): string {
+  const opp = view.players.find((p) => p !== viewer) ?? view.players[1];
+  const whose = view.turn === viewer ? `your turn (die ${view.roll})` : view.turn ? `${meta.names[view.turn] ?? 'their'}'s turn` : 'over';
+  return `#${meta.gameId} vs ${meta.names[opp] ?? 'opponent'}: ${whose}, ${view.scores[viewer] ?? 0}–${view.scores[opp] ?? 0}`;
+}
+
+export const knucklebonesPresenter: GamePresenter<KnucklebonesView> = { kind: 'knucklebones', board, notification, summary };

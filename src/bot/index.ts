@@ -1,0 +1,95 @@
+import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { commands } from '../../commands/index.ts';
+import { Dispatcher } from '../outbox/dispatcher.ts';
+import { Scheduler } from '../scheduler/index.ts';
+import { PhaseSchedule } from '../scheduler/phases.ts';
+import type { ServiceContext } from '../services/context.ts';
+import type { BotDeps } from './command.ts';
+import { DiscordDeliverer } from './deliver.ts';
+import { ReplyTimer } from './reply-timer.ts';
+import { createRouter } from './router.ts';
+
+export interface BotOptions {
+  ctx: Omit<ServiceContext, 'onOutbox'>;
+  token: string;
+  /** REST base, e.g. the emulator's `http://127.0.0.1:8787/api`. Unset: real Discord. */
+  apiBase?: string;
+  /** node-cron expression for the scheduler and outbox ticks (default every second). */
+  cron?: string;
+  /** Start the cron ticks (tests drive sweeps by hand when false). */
+  ticks?: boolean;
+  onHandled?: BotDeps['onHandled'];
+  /** false: no gateway session; only deadlines and outbox deliveries over REST (a worker process). */
+  gateway?: boolean;
+  /** Runs before every scheduler/outbox tick (a test clock syncs here). */
+  beforeTick?: () => Promise<void>;
+}
+
+export interface Bot {
+  client: Client;
+  ctx: ServiceContext;
+  scheduler: Scheduler;
+  dispatcher: Dispatcher;
+  /** Cycles: the per-server Rest/Battle phase schedule (cron tasks from the database). */
+  phaseSchedule: PhaseSchedule;
+  /** Runs due jobs and delivers the outbox until both are idle. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Logs in, wires the router, the scheduler and the outbox dispatcher. */
+export async function startBot(opts: BotOptions): Promise<Bot> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages],
+    partials: [Partials.Channel],
+    ...(opts.apiBase ? { rest: { api: opts.apiBase } } : {}),
+  });
+  let dispatcher: Dispatcher | null = null;
+  const ctx: ServiceContext = { ...opts.ctx, onOutbox: () => dispatcher?.kick() };
+  const tickOpts = { ...(opts.cron ? { cron: opts.cron } : {}), ...(opts.beforeTick ? { beforeTick: opts.beforeTick } : {}) };
+  dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx), tickOpts);
+  const scheduler = new Scheduler(ctx, tickOpts);
+  const phaseSchedule = new PhaseSchedule(ctx);
+  const route = createRouter(commands, { ctx, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
+  client.on(Events.InteractionCreate, (interaction) => void route(interaction));
+  client.on(Events.Error, (err) => ctx.log.error({ err }, 'discord client error'));
+  client.on(Events.ShardDisconnect, (event, shard) => ctx.log.warn({ code: event.code, shard }, 'gateway disconnected'));
+  client.on(Events.ShardResume, (shard, replayed) => ctx.log.info({ shard, replayed }, 'gateway resumed'));
+
+  if (opts.gateway === false) {
+    client.token = opts.token;
+    client.rest.setToken(opts.token);
+    ctx.log.info('worker mode: no gateway session, deadlines and deliveries only');
+  } else {
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login(opts.token);
+    await ready;
+    ctx.log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot connected');
+  }
+  if (opts.ticks !== false) {
+    scheduler.start();
+    dispatcher.start();
+    if (opts.gateway !== false) await phaseSchedule.start();
+  }
+  const d = dispatcher;
+  return {
+    client,
+    ctx,
+    scheduler,
+    dispatcher: d,
+    phaseSchedule,
+    async settle() {
+      for (let i = 0; i < 20; i++) {
+        const fired = await scheduler.sweep();
+        const sent = await d.drain();
+        if (fired === 0 && sent === 0) return;
+      }
+    },
+    async stop() {
+      await phaseSchedule.stop();
+      await scheduler.stop();
+      await d.stop();
+      await client.destroy();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Interaction, RepliableInteraction } from 'discord.js';
+import { RuleError } from '../engines/types.ts';
+import { UserError } from '../services/errors.ts';
+import type { BotDeps, CommandModule } from './command.ts';
+import { handleComponent } from './components.ts';
+import { EPHEMERAL } from './interaction-utils.ts';
+
+/**
+ * Routes every interaction and owns the one error path: a UserError (or an engine RuleError)
+ * becomes an ephemeral message saying what to do; anything else is logged with an error id and
+ * the user gets a short apology quoting it.
+ */
+export function createRouter(commands: Record<string, CommandModule<never>>, deps: BotDeps) {
+  return async function route(interaction: Interaction): Promise<void> {
+    const started = process.hrtime.bigint();
+    let ok = true;
+    try {
+      if (interaction.isChatInputCommand()) {
+        const command = commands[interaction.commandName];
+        if (!command) throw new UserError('input/unknown-command', `Stonehall has no /${interaction.commandName} command any more.`);
+        const parsed = command.schema.safeParse(command.read(interaction));
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new UserError('input/invalid', `That option is not valid${issue?.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue?.message ?? 'check it'}.`);
+        }
+        await command.execute(interaction, parsed.data as never, deps);
+      } else if (interaction.isAutocomplete()) {
+        const command = commands[interaction.commandName];
+        if (command?.autocomplete) await command.autocomplete(interaction, deps);
+        else await interaction.respond([]);
+      } else if (interaction.isMessageComponent()) {
+        await handleComponent(interaction, deps);
+      } else if (interaction.isRepliable()) {
+        throw new UserError('input/unsupported', 'Stonehall does not handle that kind of interaction.');
+      }
+    } catch (err) {
+      ok = false;
+      await reportError(interaction, err, deps);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const type = interaction.isChatInputCommand() ? 'command' : interaction.isMessageComponent() ? 'component' : interaction.isAutocomplete() ? 'autocomplete' : 'other';
+      const replyMs = deps.replyTimer?.take(interaction.id, started) ?? null;
+      deps.onHandled?.({ type, ms, replyMs, ok });
+      deps.ctx.log.debug({ interaction: interaction.id, type, ms, replyMs, ok }, 'interaction handled');
+    }
+  };
+}
+
+async function reportError(interaction: Interaction, err: unknown, deps: BotDeps): Promise<void> {
+  let content: string;
+  if (err instanceof UserError || err instanceof RuleError) {
+    content = `⚠️ ${err.message}`;
+    deps.ctx.log.info({ interaction: interaction.id, user: interaction.user.id, code: err.code }, 'refused');
+  } else {
+    const errorId = randomBytes(4).toString('hex');
+    content = `😵 Something went wrong on our side (error id \`${errorId}\`). Nothing was changed by it; please try again.`;
+    deps.ctx.log.error({ err, errorId, interaction: interaction.id, user: interaction.user.id, type: interaction.type }, 'interaction failed');
+  }
+  if (!interaction.isRepliable()) {
+    if (interaction.isAutocomplete() && !interaction.responded) await interaction.respond([]).catch(() => {});
+    return;
+  }
+  const r = interaction as RepliableInteraction;
+  try {
+    if (r.replied || r.deferred) await r.followUp({ content, flags: EPHEMERAL });
+    else await r.reply({ content, flags: EPHEMERAL });
+  } catch (replyErr) {
+    deps.ctx.log.warn({ err: replyErr, interaction: interaction.id }, 'could not deliver the error message');
+  }
+}

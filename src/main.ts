@@ -1,0 +1,62 @@
+// Stonehall's entry point (npm start). See README: with DISCORD_TOKEN it connects to Discord;
+// without, it starts the local Discord emulator and plays there. With DATABASE_URL it uses that
+// Postgres server; without, an embedded Postgres (PGlite) under STONEHALL_DATA_DIR.
+import { OffsetClock, RemoteClock, systemClock, type Clock } from './clock.ts';
+import { openDatabase, readEnv } from './config.ts';
+import { applyMigrations } from './db/migrate.ts';
+import { createLogger } from './log.ts';
+import { startBot, type Bot } from './bot/index.ts';
+import { deployCommands } from './bot/deploy.ts';
+
+const env = readEnv();
+const log = createLogger(env.LOG_LEVEL);
+const db = await openDatabase(env);
+const applied = await applyMigrations(db.sql);
+log.info({ database: db.kind, applied }, 'database ready');
+
+let bot: Bot;
+let closeEmulator: (() => Promise<void>) | null = null;
+if (env.DISCORD_TOKEN) {
+  const remote = env.STONEHALL_CLOCK_URL ? new RemoteClock(env.STONEHALL_CLOCK_URL) : null;
+  const clock: Clock = remote ?? (env.STONEHALL_TEST_CLOCK === '1' ? new OffsetClock() : systemClock);
+  await remote?.sync();
+  bot = await startBot({
+    ctx: { db: db.prisma, clock, log },
+    token: env.DISCORD_TOKEN,
+    cron: env.SCHEDULER_CRON,
+    gateway: env.STONEHALL_GATEWAY === '1',
+    ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
+    ...(remote ? { beforeTick: () => remote.sync() } : {}),
+  });
+  log.info({ gateway: env.STONEHALL_GATEWAY === '1' }, 'stonehall started');
+} else {
+  const { startEmulator } = await import('./emulator/index.ts');
+  const clock = new OffsetClock();
+  const emulator = await startEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
+  closeEmulator = () => emulator.close();
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
+  bot = await startBot({ ctx: { db: db.prisma, clock, log }, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });
+  clock.onAdvance(() => bot.settle());
+  const banner = [
+    '',
+    '  Stonehall is running against the local Discord emulator.',
+    `  Open ${emulator.url} to play (act as Alice, Bob, Carol, Dave or the moderator).`,
+    `  Test API: ${emulator.url}/_test  (docs/emulator.md)`,
+    `  Database: ${db.kind === 'pglite' ? `embedded Postgres in ${env.STONEHALL_DATA_DIR}/pglite` : 'DATABASE_URL'}`,
+    '',
+  ];
+  console.log(banner.join('\n'));
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  await bot.stop().catch((err) => log.error({ err }, 'bot stop failed'));
+  await closeEmulator?.().catch(() => {});
+  await db.close().catch(() => {});
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,251 @@
+import type { APIMessage } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+
+/**
+ * Knucklebones through the same path a user takes: slash commands and button clicks on the
+ * emulator, the real discord.js client, the services and Postgres, and back.
+ */
+let h: Harness;
+let ids: Harness['emulator']['users'];
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ids = h.emulator.users;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function gameState(gameId: number) {
+  const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+  return { game: g, state: g.state as unknown as KnucklebonesState };
+}
+
+async function boardMessage(gameId: number, as = 'carol'): Promise<APIMessage> {
+  const { game } = await gameState(gameId);
+  const msgs = await h.api.messages('knucklebones', as);
+  const m = msgs.messages.find((x) => x.id === game.boardMessageId);
+  if (!m) throw new Error('board message not found');
+  return m;
+}
+
+function alias(userId: string): string {
+  return Object.entries(ids).find(([, id]) => id === userId)![0];
+}
+
+async function challengeAndAccept(a: string, b: string): Promise<{ gameId: number; board: APIMessage }> {
+  const res = await h.api.command({ user: a, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: b } });
+  expect(res.response?.type).toBe(4);
+  const challengeMsg = res.response!.message!;
+  expect(challengeMsg.flags ?? 0).toBe(0);
+  const accept = button(challengeMsg, (x) => x.label === 'Accept');
+  const acc = await h.api.click(b, challengeMsg.id, accept.custom_id!);
+  expect(acc.response?.type).toBe(7);
+  await h.settle();
+  const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active' }, orderBy: { id: 'desc' } });
+  expect(game.boardMessageId).toBe(challengeMsg.id);
+  return { gameId: game.id, board: await boardMessage(game.id) };
+}
+
+describe('Knucklebones through the emulator and the real discord.js client', () => {
+  it('challenge: refusals are ephemeral and change nothing', async () => {
+    const self = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'alice' } });
+    expect(self.response?.message?.flags).toBe(EPHEMERAL);
+    expect(self.response?.message?.content).toMatch(/cannot challenge yourself/);
+
+    const bot = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: h.emulator.botUserId } });
+    expect(bot.response?.message?.flags).toBe(EPHEMERAL);
+    expect(bot.response?.message?.content).toMatch(/is a bot/);
+
+    const first = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
+    expect(first.response?.message?.content).toMatch(new RegExp(`<@${ids.bob}>.*challenges you`));
+    const again = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
+    expect(again.response?.message?.flags).toBe(EPHEMERAL);
+    expect(again.response?.message?.content).toMatch(/already challenged/);
+
+    // Carol cannot accept a challenge addressed to Bob; Bob only sees Carol's refusal if he is Carol.
+    const carol = await h.api.click('carol', first.response!.message!.id, button(first.response!.message!, (b) => b.label === 'Accept').custom_id!);
+    expect(carol.response?.message?.flags).toBe(EPHEMERAL);
+    expect(carol.response?.message?.content).toMatch(/not addressed to you/);
+    const bobView = await h.api.messages('knucklebones', 'bob');
+    expect(bobView.messages.some((m) => /not addressed to you/.test(m.content))).toBe(false);
+
+    // Alice withdraws it.
+    const decline = await h.api.click('alice', first.response!.message!.id, button(first.response!.message!, (b) => b.label === 'Decline').custom_id!);
+    expect(decline.response?.type).toBe(7);
+    expect(decline.response?.message?.content).toMatch(/withdrew/);
+    expect(await h.db.prisma.game.count()).toBe(0);
+  });
+
+  it('a full game by button clicks, with DMs carrying the die and a link to the board', async () => {
+    const { gameId, board } = await challengeAndAccept('alice', 'bob');
+    expect(text(board)).toMatch(/Commitment \(SHA-256 of the secret seed\): `[0-9a-f]{64}`/);
+
+    // A second game between the same pair is refused while this one runs.
+    const dup = await h.api.command({ user: 'bob', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'alice' } });
+    expect(dup.response?.message?.flags).toBe(EPHEMERAL);
+    expect(dup.response?.message?.content).toMatch(/already have a game/);
+
+    // An outsider and the waiting player are refused, ephemerally.
+    let { state } = await gameState(gameId);
+    const waiting = state.players.find((p) => p !== state.turn)!;
+    const col1 = button(board, (b) => b.custom_id?.startsWith('kb:place') ?? false).custom_id!;
+    const outsider = await h.api.click('carol', board.id, col1);
+    expect(outsider.response?.message?.flags).toBe(EPHEMERAL);
+    expect(outsider.response?.message?.content).toMatch(/not in game/);
+    const early = await h.api.click(alias(waiting), board.id, col1);
+    expect(early.response?.message?.flags).toBe(EPHEMERAL);
+    expect(early.response?.message?.content).toMatch(/not .*turn/i);
+
+    let moves = 0;
+    let staleDm: { user: string; message: APIMessage } | null = null;
+    for (;;) {
+      ({ state } = await gameState(gameId));
+      if (state.outcome) break;
+      const mover = state.turn!;
+      // The mover's latest DM names their die and links to the board.
+      const dms = await h.api.dms(alias(mover));
+      const last = dms.messages.at(-1)!;
+      expect(last.content).toContain(`**${state.roll}**`);
+      expect(last.content).toContain(`/channels/${h.emulator.guildId}/${h.emulator.channels.knucklebones}/${board.id}`);
+      staleDm ??= { user: alias(mover), message: last };
+      const current = await boardMessage(gameId);
+      expect(text(current)).toContain(`rolled`);
+      expect(text(current)).toMatch(/<t:\d+:R>/);
+      // Full columns' buttons are disabled, open ones enabled.
+      const cols = buttons(current).filter((b) => b.custom_id?.startsWith('kb:place'));
+      expect(cols.map((b) => !!b.disabled)).toEqual(state.grids[mover]!.map((c) => c.length >= 3));
+      const open = cols.filter((b) => !b.disabled);
+      const pick = open[moves % open.length]!;
+      if (moves === 0) {
+        // A double click: two clicks on the same button before the board changes. One moves,
+        // the other is refused ephemerally, and only one move is recorded.
+        const both = await Promise.all([h.api.click(alias(mover), current.id, pick.custom_id!), h.api.click(alias(mover), current.id, pick.custom_id!)]);
+        expect(both.map((r) => r.response?.type).sort()).toEqual([4, 7]);
+        const refused = both.find((r) => r.response?.type === 4)!;
+        expect(refused.response?.message?.flags).toBe(EPHEMERAL);
+        expect(refused.response?.message?.content).toMatch(/older board|not your turn/i);
+        expect(await h.db.prisma.move.count({ where: { gameId } })).toBe(1);
+      } else {
+        const res = await h.api.click(alias(mover), current.id, pick.custom_id!);
+        expect(res.response?.type).toBe(7); // the board is edited in place
+      }
+      moves++;
+      await h.settle();
+    }
+    // The buttons of an old turn DM are stale now: refused, nothing changes.
+    const oldButton = button(staleDm!.message, (b) => b.custom_id?.startsWith('kb:place') ?? false);
+    const stale = await h.api.click(staleDm!.user, staleDm!.message.id, oldButton.custom_id!);
+    expect(stale.response?.message?.flags).toBe(EPHEMERAL);
+    expect(stale.response?.message?.content).toMatch(/older board|already over/);
+    const final = await boardMessage(gameId);
+    const { game } = await gameState(gameId);
+    expect(text(final)).toMatch(/wins|Draw/);
+    expect(text(final)).toContain(game.seed);
+    expect(buttons(final)).toHaveLength(0);
+    for (const u of ['alice', 'bob']) {
+      const dms = await h.api.dms(u);
+      expect(dms.messages.filter((m) => /is over|ended in a draw/.test(m.content))).toHaveLength(1);
+    }
+    // The channel holds one board, edited in place: no spam.
+    const channel = await h.api.messages('knucklebones', 'carol');
+    expect(channel.messages.filter((m) => m.embeds?.[0]?.title === `Knucklebones #${gameId}`)).toHaveLength(1);
+    expect(moves).toBeGreaterThanOrEqual(9);
+  });
+
+  it('typed moves, games, view, forfeit with confirmation', async () => {
+    const { gameId } = await challengeAndAccept('carol', 'dave');
+    let { state } = await gameState(gameId);
+    const mover = alias(state.turn!);
+    const placed = await h.api.command({ user: mover, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'place', column: 3 } });
+    expect(placed.response?.message?.flags).toBe(EPHEMERAL);
+    expect(placed.response?.message?.content).toMatch(/placed your \d in column 3/);
+    await h.settle();
+    ({ state } = await gameState(gameId));
+    expect(state.grids[ids[mover as 'carol']]![2]).toHaveLength(1);
+    expect(text(await boardMessage(gameId))).toMatch(/Turn 2/);
+
+    const unknown = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'place', column: 1, game: 99999 } });
+    expect(unknown.response?.message?.flags).toBe(EPHEMERAL);
+    expect(unknown.response?.message?.content).toMatch(/no game #99999/);
+
+    const games = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'games' } });
+    expect(games.response?.message?.flags).toBe(EPHEMERAL);
+    expect(games.response?.message?.content).toMatch(new RegExp(`#${gameId} vs Dave`));
+    expect(games.response?.message?.content).toMatch(/<t:\d+:R>/);
+
+    const view = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'view', game: gameId } });
+    expect(view.response?.message?.embeds?.[0]?.title).toBe(`Knucklebones #${gameId}`);
+
+    const ac = await h.api.autocomplete({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: '' }, focused: 'game' });
+    expect(ac.choices?.map((c) => c.value)).toContain(gameId);
+
+    const forfeit = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: gameId } });
+    expect(forfeit.response?.message?.flags).toBe(EPHEMERAL);
+    const confirm = button(forfeit.response!.message!, (b) => b.label === 'Yes, forfeit');
+    const done = await h.api.click('dave', forfeit.response!.message!.id, confirm.custom_id!);
+    expect(done.response?.message?.content).toMatch(/You forfeited/);
+    await h.settle();
+    const final = await gameState(gameId);
+    expect(final.state.outcome).toMatchObject({ reason: 'forfeit', forfeited: ids.dave, winners: [ids.carol] });
+    expect(text(await boardMessage(gameId))).toMatch(new RegExp(`<@${ids.dave}> forfeited`));
+  });
+
+  it('24 hours of silence forfeits after 12 h, 4 h and 1 h reminders; closed DMs fall back to a channel mention', async () => {
+    const { gameId } = await challengeAndAccept('alice', 'dave');
+    const { state } = await gameState(gameId);
+    const idle = alias(state.turn!);
+    const other = alias(state.players.find((p) => p !== state.turn)!);
+    await h.api.setDmsOpen(idle, false);
+    const before = (await h.api.messages('knucklebones', 'carol')).messages.length;
+    await h.api.advanceClock(12 * HOUR + 1000);
+    await h.api.advanceClock(8 * HOUR);
+    await h.api.advanceClock(3 * HOUR);
+    let { game } = await gameState(gameId);
+    expect(game.status).toBe('active');
+    await h.api.advanceClock(HOUR);
+    ({ game } = await gameState(gameId));
+    expect(game.status).toBe('finished');
+    // The idle player's reminders and game-over note came as mentions in the channel.
+    const channel = (await h.api.messages('knucklebones', 'carol')).messages.slice(before);
+    const mentions = channel.filter((m) => m.content.startsWith(`<@${ids[idle as 'alice']}>`));
+    expect(mentions.filter((m) => /Reminder/.test(m.content))).toHaveLength(3);
+    expect(mentions.some((m) => /forfeited/.test(m.content))).toBe(true);
+    const otherDms = await h.api.dms(other);
+    expect(otherDms.messages.at(-1)!.content).toMatch(new RegExp(`<@${ids[idle as 'alice']}> forfeited`));
+    expect(text(await boardMessage(gameId))).toMatch(/forfeited/);
+    const delivered = await h.db.prisma.outbox.findMany({ where: { status: { not: 'sent' } } });
+    expect(delivered).toEqual([]);
+    await h.api.setDmsOpen(idle, true);
+  });
+
+  it('settings: only moderators configure; players switch their reminders', async () => {
+    const denied = await h.api.command({ user: 'bob', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'turn-hours': 12 } });
+    expect(denied.response?.message?.flags).toBe(EPHEMERAL);
+    expect(denied.response?.message?.content).toMatch(/Only moderators/);
+    const ok = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'turn-hours': 12, reminders: '2, 1' } });
+    expect(ok.response?.message?.flags).toBe(EPHEMERAL);
+    expect(ok.response?.message?.content).toMatch(/Turn limit: 12 h/);
+    expect(ok.response?.message?.content).toMatch(/Reminders: 2 h, 1 h/);
+    const bad = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', reminders: 'soon' } });
+    expect(bad.response?.message?.flags).toBe(EPHEMERAL);
+    expect(bad.response?.message?.content).toMatch(/12, 4, 1/);
+    const g = await h.db.prisma.guild.findUniqueOrThrow({ where: { id: h.emulator.guildId } });
+    expect(g.turnLimitMinutes).toBe(720);
+    expect(g.reminderMinutes).toEqual([120, 60]);
+
+    const role = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'moderator-role': h.emulator.moderatorRoleId } });
+    expect(role.response?.message?.content).toMatch(/Moderator role: <@&/);
+    const off = await h.api.command({ user: 'bob', channel: 'general', name: 'stonehall', options: { subcommand: 'reminders', enabled: false } });
+    expect(off.response?.message?.content).toMatch(/Reminders are off/);
+    expect((await h.db.prisma.player.findUniqueOrThrow({ where: { id: ids.bob } })).remindersEnabled).toBe(false);
+
+    // A new game uses the new turn limit: 12 h.
+    const { gameId } = await challengeAndAccept('carol', 'bob');
+    const seat = await h.db.prisma.seat.findFirstOrThrow({ where: { gameId, deadlineAt: { not: null } } });
+    expect(seat.deadlineAt!.getTime() - seat.turnStartedAt!.getTime()).toBe(12 * HOUR);
+  });
+});

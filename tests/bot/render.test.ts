@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { customId, parseCustomId } from '../../src/bot/custom-id.ts';
+import { knucklebonesPresenter } from '../../src/bot/games/knucklebones.ts';
+import { knucklebones, type KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+
+const A = '200000000000000001';
+const B = '200000000000000002';
+const SEED = 'c'.repeat(64);
+const names = { [A]: 'Alice', [B]: 'Bob_*' };
+const deadline = new Date('2026-11-23T12:00:00Z');
+
+function midGame(): KnucklebonesState {
+  const s = knucklebones.setup({ players: [A, B], seed: SEED, options: {} });
+  return {
+    ...s,
+    grids: { [A]: [[4, 4, 2], [6], []], [B]: [[1], [5, 5], [3, 3, 3]] },
+  } as KnucklebonesState;
+}
+
+const meta = (over: boolean) => ({
+  gameId: 42,
+  version: 7,
+  names,
+  deadlines: { [A]: over ? null : deadline, [B]: null },
+  seedCommitment: 'd'.repeat(64),
+  seed: over ? SEED : null,
+});
+
+describe('the Knucklebones board', () => {
+  it('shows grids, column scores, totals, the die, the deadline as a timestamp, and disables full columns', () => {
+    const state = { ...midGame(), turn: A, roll: 4 } as KnucklebonesState;
+    const payload = knucklebonesPresenter.board(knucklebones.view(state, null), meta(false));
+    const embed = payload.embeds![0]!;
+    expect(embed.title).toBe('Knucklebones #42');
+    expect(embed.description).toContain(`<@${A}> rolled ⚃ **4**`);
+    expect(embed.description).toContain(`<t:${deadline.getTime() / 1000}:R>`);
+    expect(embed.fields![0]!.name).toBe('Alice: 24 points 🎲');
+    expect(embed.fields![0]!.value).toContain('18'); // [4,4,2] scores 18
+    expect(embed.fields![1]!.name).toBe('Bob\\_\\*: 48 points'); // markdown in names is escaped
+    expect(embed.fields![2]!.value).toContain('d'.repeat(64));
+    expect(embed.fields![2]!.value).not.toContain(SEED);
+    const [columns, forfeit] = payload.components!;
+    const buttons = columns!.components as Array<{ custom_id: string; disabled: boolean }>;
+    expect(buttons.map((b) => b.custom_id)).toEqual(['kb:place:42:7:1', 'kb:place:42:7:2', 'kb:place:42:7:3']);
+    expect(buttons.map((b) => b.disabled)).toEqual([true, false, false]);
+    expect((forfeit!.components[0] as { custom_id: string }).custom_id).toBe('g:resign:42:7');
+    expect(payload.allowed_mentions).toEqual({ parse: [] });
+    expect(payload).toMatchSnapshot();
+  });
+
+  it('reveals the seed and the result when the game is over, without buttons', () => {
+    const state = knucklebones.forfeit({ ...midGame(), turn: A, roll: 4 } as KnucklebonesState, A);
+    const payload = knucklebonesPresenter.board(knucklebones.view(state, null), meta(true));
+    const embed = payload.embeds![0]!;
+    expect(embed.description).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins (24–48).`);
+    expect(embed.fields![2]!.value).toContain(SEED);
+    expect(payload.components).toEqual([]);
+    expect(payload).toMatchSnapshot();
+  });
+
+  it('turn DMs carry the die, the deadline, buttons and a link to the board', () => {
+    const state = { ...midGame(), turn: A, roll: 6 } as KnucklebonesState;
+    const payload = knucklebonesPresenter.notification(
+      { type: 'turn', gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString(), opponents: [B] },
+      { names, boardUrl: 'https://discord.com/channels/1/2/3', version: 7, active: true },
+    );
+    expect(payload.content).toContain('you rolled ⚅ **6**');
+    expect(payload.content).toContain(`<t:${deadline.getTime() / 1000}:f>`);
+    expect(payload.content).toContain('https://discord.com/channels/1/2/3');
+    const rows = payload.components!;
+    expect((rows[0]!.components[1] as { custom_id: string }).custom_id).toBe('kb:place:42:7:2');
+    expect((rows[1]!.components[0] as { url: string }).url).toBe('https://discord.com/channels/1/2/3');
+  });
+});
+
+describe('customIds', () => {
+  it('round-trip and stay under 100 characters', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), fc.integer({ min: 0, max: 2_147_483_647 }), fc.integer({ min: 1, max: 3 }), (g, v, c) => {
+        const id = customId('kb:place', g, v, c);
+        expect(id.length).toBeLessThanOrEqual(100);
+        expect(parseCustomId(id)).toEqual({ route: 'kb:place', args: [g, v, c] });
+      }),
+    );
+  });
+
+  it('refuse ids that are not ours or were edited by hand', () => {
+    for (const bad of ['', 'kb', 'kb:place', 'kb:place:1:2', 'kb:place:1:2:4', 'kb:place:0:1:1', 'kb:place:-1:1:1', 'kb:place:x:1:1', 'xx:place:1:1:1', 'kb:place:1:1:1:9', 'ch:accept:1e3', 'toString:x', '__proto__:x', 'x'.repeat(101)]) {
+      expect(parseCustomId(bad), bad).toBeNull();
+    }
+    fc.assert(fc.property(fc.string({ maxLength: 120 }), (s) => {
+      const p = parseCustomId(s);
+      if (p) expect(customId(p.route, ...(p.args as [number])).length).toBeLessThanOrEqual(100);
+    }));
+  });
+});

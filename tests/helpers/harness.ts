@@ -1,0 +1,69 @@
+import type { APIMessage } from 'discord.js';
+import { OffsetClock } from '../../src/clock.ts';
+import { deployCommands } from '../../src/bot/deploy.ts';
+import { startBot, type Bot } from '../../src/bot/index.ts';
+import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient } from '../../src/emulator/index.ts';
+import { silentLogger } from '../../src/log.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+/**
+ * The real thing, end to end: a migrated Postgres database of the test file's own, the local
+ * Discord emulator, and the real discord.js bot connected to it over HTTP and WebSocket.
+ * Tests act as users through the emulator's test API, exactly as a person with curl would.
+ */
+export interface Harness {
+  db: TestDatabase;
+  emulator: Emulator;
+  api: EmulatorClient;
+  bot: Bot;
+  clock: OffsetClock;
+  /** Runs due jobs and delivers the outbox until both are idle. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const db = await createTestDatabase();
+  const clock = new OffsetClock();
+  // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
+  // is longer because CI shares two cores between parallel test files, and a late answer under
+  // that load is not what these tests are about (the bench measures latency).
+  const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 10_000 });
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
+  const bot = await startBot({ ctx: { db: db.prisma, clock, log: silentLogger }, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  clock.onAdvance(() => bot.settle());
+  return {
+    db,
+    emulator,
+    api: emulator.client,
+    bot,
+    clock,
+    settle: () => bot.settle(),
+    async close() {
+      await bot.stop();
+      await emulator.close();
+      await db.drop();
+    },
+  };
+}
+
+type Button = { type: number; custom_id?: string; label?: string; disabled?: boolean; url?: string };
+
+export function buttons(message: APIMessage): Button[] {
+  return (message.components ?? []).flatMap((row) => ((row as { components?: Button[] }).components ?? []));
+}
+
+export function button(message: APIMessage, pred: (b: Button) => boolean): Button {
+  const b = buttons(message).find(pred);
+  if (!b) throw new Error(`no such button on message ${message.id}: ${JSON.stringify(buttons(message).map((x) => x.custom_id ?? x.label))}`);
+  return b;
+}
+
+export const EPHEMERAL = 64;
+
+export function text(message: APIMessage | undefined): string {
+  if (!message) return '';
+  return [message.content, ...(message.embeds ?? []).flatMap((e) => [e.title, e.description, ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text])]
+    .filter(Boolean)
+    .join('\n');
+}
