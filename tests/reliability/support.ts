@@ -1,0 +1,91 @@
+import type { APIMessage } from 'discord.js';
+import { deployCommands } from '../../src/bot/deploy.ts';
+import { startEmulator, silentLogger, type Emulator } from '../../src/emulator/index.ts';
+import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { BotProcess } from '../helpers/bot-process.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+export interface World {
+  db: TestDatabase;
+  emulator: Emulator;
+  alias: Record<string, string>;
+  bot(extra?: Record<string, string>): BotProcess;
+  close(): Promise<void>;
+}
+
+/** A database and an emulator that outlive the bot processes started against them. */
+export async function startWorld(): Promise<World> {
+  const db = await createTestDatabase();
+  const emulator = await startEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000 }); // see tests/helpers/harness.ts
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
+  const procs: BotProcess[] = [];
+  return {
+    db,
+    emulator,
+    alias: Object.fromEntries(Object.entries(emulator.users).map(([k, v]) => [v, k])),
+    bot(extra = {}) {
+      const p = new BotProcess({
+        DISCORD_TOKEN: emulator.botToken,
+        DISCORD_API_BASE: emulator.apiBase,
+        DATABASE_URL: db.url,
+        DB_POOL_SIZE: '4',
+        STONEHALL_CLOCK_URL: emulator.url,
+        ...extra,
+      });
+      procs.push(p);
+      return p;
+    },
+    async close() {
+      for (const p of procs) await p.stop();
+      await emulator.close();
+      await db.drop();
+    },
+  };
+}
+
+export async function until(cond: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Challenges and accepts through the test API; returns the game id. */
+export async function startGame(w: World, a: string, b: string): Promise<number> {
+  const api = w.emulator.client;
+  const c = await api.command({ user: a, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: b } });
+  const msg = c.response?.message;
+  if (!msg) throw new Error(`challenge not answered: ${c.error}`);
+  const accept = (msg.components?.[0] as { components: Array<{ custom_id: string }> }).components[0]!.custom_id;
+  const acc = await api.click(b, msg.id, accept);
+  if (acc.response?.type !== 7) throw new Error(`accept not answered: ${JSON.stringify(acc).slice(0, 500)}`);
+  const ch = await w.db.prisma.challenge.findFirstOrThrow({ where: { messageId: msg.id } });
+  return ch.gameId!;
+}
+
+/** One click by whoever is to move, on the current board. Returns the emulator's answer type or null. */
+export async function clickOnce(w: World, gameId: number, pickSeed: number): Promise<{ type: number | null; over: boolean }> {
+  const g = await w.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+  const st = g.state as unknown as KnucklebonesState;
+  if (st.outcome) return { type: null, over: true };
+  const board = [...w.emulator.state.messages.values()].find((m) => m.id === g.boardMessageId);
+  if (!board) return { type: null, over: false };
+  const row = board.components[0] as unknown as { components?: Array<{ custom_id?: string; disabled?: boolean }> } | undefined;
+  const open = (row?.components ?? []).filter((b) => b.custom_id?.startsWith('kb:place') && !b.disabled);
+  if (open.length === 0) return { type: null, over: false };
+  const pick = open[pickSeed % open.length]!;
+  try {
+    const res = await w.emulator.client.click(w.alias[st.turn!]!, board.id, pick.custom_id!);
+    return { type: res.response?.type ?? null, over: false };
+  } catch {
+    return { type: null, over: false }; // e.g. the board changed under us: a stale button
+  }
+}
+
+export function botMessages(w: World): Array<APIMessage & { nonce: string | number | null; channelId: string }> {
+  return [...w.emulator.state.messages.values()]
+    .filter((m) => m.authorId === w.emulator.botUserId)
+    .map((m) => ({ id: m.id, content: m.content, nonce: m.nonce, channelId: m.channelId }) as never);
+}
