@@ -28,6 +28,7 @@ const schema = z.discriminatedUnion('subcommand', [
     reminders: reminderList.nullable(),
     moderatorRole: z.string().regex(/^\d+$/).nullable(),
     clearModeratorRole: z.boolean().nullable(),
+    tableHours: z.number().min(1).max(336).nullable(),
   }),
   z.object({ subcommand: z.literal('reminders'), enabled: z.boolean() }),
 ]);
@@ -44,7 +45,8 @@ const data = new SlashCommandBuilder()
       .addNumberOption((o) => o.setName('turn-hours').setDescription('Hours a player has to move before forfeiting (default 24)').setMinValue(0.25).setMaxValue(336))
       .addStringOption((o) => o.setName('reminders').setDescription('Hours before the deadline to remind, e.g. "12, 4, 1", or "off"').setMaxLength(60))
       .addRoleOption((o) => o.setName('moderator-role').setDescription('Members with this role may change Stonehall settings'))
-      .addBooleanOption((o) => o.setName('clear-moderator-role').setDescription('Remove the moderator role (Manage Server still counts)')),
+      .addBooleanOption((o) => o.setName('clear-moderator-role').setDescription('Remove the moderator role (Manage Server still counts)'))
+      .addNumberOption((o) => o.setName('table-hours').setDescription('Hours a table of 3+ seats waits to fill before it closes (default 72)').setMinValue(1).setMaxValue(336)),
   )
   .addSubcommand((s) =>
     s
@@ -60,6 +62,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     reminders: interaction.options.getString('reminders'),
     moderatorRole: interaction.options.getRole('moderator-role')?.id ?? null,
     clearModeratorRole: interaction.options.getBoolean('clear-moderator-role'),
+    tableHours: interaction.options.getNumber('table-hours'),
     enabled: interaction.options.getBoolean('enabled'),
   };
 }
@@ -72,6 +75,7 @@ export function describeSettings(g: Guild): string {
     `• Turn limit: ${hours(g.turnLimitMinutes)}`,
     `• Reminders: ${reminders}`,
     `• Moderator role: ${g.moderatorRoleId ? `<@&${g.moderatorRoleId}>` : 'none (Manage Server only)'}`,
+    `• Tables wait ${hours(g.tableOpenMinutes)} for their seats to fill`,
   ].join('\n');
 }
 
@@ -90,6 +94,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     ...(input.turnHours !== null ? { turnLimitMinutes: Math.round(input.turnHours * 60) } : {}),
     ...(input.reminders !== null ? { reminderMinutes: input.reminders } : {}),
     ...(input.moderatorRole !== null ? { moderatorRoleId: input.moderatorRole } : input.clearModeratorRole ? { moderatorRoleId: null } : {}),
+    ...(input.tableHours !== null ? { tableOpenMinutes: Math.round(input.tableHours * 60) } : {}),
   };
   if (Object.keys(change).length === 0) {
     const guild = await getGuildSettings(deps.ctx, guildId);

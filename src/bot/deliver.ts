@@ -8,6 +8,7 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { presenterFor } from './games/index.ts';
 import type { MessagePayload } from './games/types.ts';
+import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
 export function classify(err: unknown): DeliveryError {
@@ -48,6 +49,8 @@ export class DiscordDeliverer implements Deliverer {
           return await this.textDm(row, outboxPayloadSchemas['text-dm'].parse(row.payload));
         case 'leaderboard':
           return await this.leaderboard(row, outboxPayloadSchemas.leaderboard.parse(row.payload));
+        case 'table':
+          return await this.table(outboxPayloadSchemas.table.parse(row.payload));
         default:
           throw new DeliveryError(`unknown outbox kind ${row.kind}`, false);
       }
@@ -151,6 +154,19 @@ export class DiscordDeliverer implements Deliverer {
       const msg = await this.post(p.fallbackChannelId, { content, allowed_mentions: { users: [p.userId] }, nonce: nonceFor(row, 'f'), enforce_nonce: true });
       return `fallback:${msg.id}`;
     }
+  }
+
+  /** A table's message, edited to show the table as it is now (an edit: delivering twice is harmless). */
+  private async table(p: OutboxPayload<'table'>): Promise<string> {
+    const table = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+    if (!table?.messageId) return 'no-message';
+    try {
+      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), { body: tableMessage(table) });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
+      throw err;
+    }
+    return table.messageId;
   }
 
   /** A cycle's leaderboard, computed from the database now. */

@@ -6,7 +6,7 @@ import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import type { ComponentHandlers } from './components.ts';
 import { customId } from './custom-id.ts';
-import { mention } from './format.ts';
+import { mention, ts } from './format.ts';
 import { presenterFor } from './games/index.ts';
 import { presenterTitle } from './game-commands.ts';
 import type { MessagePayload } from './games/types.ts';
@@ -31,11 +31,20 @@ export function tableMessage(table: TableWithSeats): MessagePayload {
   if (table.status === 'cancelled') {
     return { content: `${head}\nThe host closed this table.`, components: [], allowed_mentions: { parse: [] } };
   }
+  if (table.status === 'expired') {
+    const at = table.closedAt ? ` ${ts(table.closedAt, 'f')}` : '';
+    return {
+      content: `${head}\n${seats.join(' · ')}\nThis table closed${at}: its seats were not all taken in time. Open a new table to play.`,
+      components: [],
+      allowed_mentions: { parse: [] },
+    };
+  }
   const free = table.seatCount - table.seats.length;
+  const closes = table.expiresAt ? ` If it is not full ${ts(table.expiresAt, 'R')}, it closes.` : '';
   const content = [
     head,
     seats.join(' · '),
-    `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order).`,
+    `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order).${closes}`,
     note,
   ]
     .filter(Boolean)

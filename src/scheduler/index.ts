@@ -3,6 +3,7 @@ import { cronLogger } from '../log.ts';
 import type { Tx } from '../db/client.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { expireTurn, sendReminder } from '../services/games.ts';
+import { expireTable } from '../services/tables.ts';
 
 export interface DueJob {
   id: bigint;
@@ -17,6 +18,7 @@ type Handler = (tx: Tx, ctx: ServiceContext, job: DueJob) => Promise<string>;
 const handlers: Record<string, Handler> = {
   'turn-deadline': (tx, ctx, job) => expireTurn(tx, ctx, job.game_id!, job.payload),
   'turn-reminder': (tx, ctx, job) => sendReminder(tx, ctx, job.game_id!, job.payload),
+  'table-expiry': (tx, ctx, job) => expireTable(tx, ctx, job.payload),
 };
 
 const MAX_ATTEMPTS = 5;

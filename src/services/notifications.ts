@@ -52,6 +52,8 @@ export const outboxPayloadSchemas = {
   }),
   /** A plain DM (cycles: games started, intents lapsed, rewards); a mention in the fallback channel if DMs are closed. */
   'text-dm': z.object({ userId: z.string(), fallbackChannelId: z.string(), content: z.string().max(1800) }),
+  /** A table's message (src/bot/tables.ts), re-rendered from the database at delivery. */
+  table: z.object({ tableId: z.number().int() }),
   /** A cycle's leaderboard, rendered from the database at delivery. */
   leaderboard: z.object({ channelId: z.string(), cycleId: z.number().int(), kind: z.string() }),
 } as const;

@@ -31,6 +31,7 @@ export interface ConfigChange {
   turnLimitMinutes?: number;
   reminderMinutes?: number[];
   moderatorRoleId?: string | null;
+  tableOpenMinutes?: number;
 }
 
 export async function updateGuildSettings(
@@ -46,12 +47,16 @@ export async function updateGuildSettings(
     if (c.turnLimitMinutes !== undefined && (c.turnLimitMinutes < 10 || c.turnLimitMinutes > 14 * 24 * 60)) {
       throw new UserError('config/turn-limit', 'The turn limit must be between 10 minutes and 14 days.');
     }
+    if (c.tableOpenMinutes !== undefined && (c.tableOpenMinutes < 60 || c.tableOpenMinutes > 14 * 24 * 60)) {
+      throw new UserError('config/table-time', 'A table can wait between 1 hour and 14 days for its seats to fill.');
+    }
     return tx.guild.update({
       where: { id: input.guildId },
       data: {
         ...(c.turnLimitMinutes !== undefined ? { turnLimitMinutes: c.turnLimitMinutes } : {}),
         ...(c.reminderMinutes !== undefined ? { reminderMinutes: c.reminderMinutes } : {}),
         ...(c.moderatorRoleId !== undefined ? { moderatorRoleId: c.moderatorRoleId } : {}),
+        ...(c.tableOpenMinutes !== undefined ? { tableOpenMinutes: c.tableOpenMinutes } : {}),
         updatedAt: ctx.clock.now(),
       },
     });

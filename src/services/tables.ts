@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import { getEngine } from '../engines/index.ts';
 import type { Tx } from '../db/client.ts';
 import type { GameTable, TableSeat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame, type GameWithSeats, type PlayerRef } from './games.ts';
+import { enqueue } from './notifications.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
 /**
@@ -15,6 +17,10 @@ import { ensureGuild, ensurePlayers } from './settings.ts';
  * Concurrency: every change locks the table row (SELECT … FOR UPDATE), so two players racing for
  * the last seat are serialised: one starts the game, the other finds the table started. The
  * primary key (table, seat) and the unique (table, player) back this up in the database.
+ *
+ * A table that is not full within the server's table time (default 72 h, `/stonehall config
+ * table-hours`) expires: a table-expiry job, written with the table, closes it, edits the table
+ * message and DMs whoever sat down. A join and the expiry lock the same row, so exactly one wins.
  */
 
 export type TableWithSeats = GameTable & { seats: TableSeat[] };
@@ -42,6 +48,7 @@ async function lockTable(tx: Tx, tableId: number, guildId: string | null): Promi
 
 function requireOpen(table: GameTable): void {
   if (table.status === 'started') throw new UserError('table/started', `This table is full: game #${table.gameId} has started. Open a new table to play.`);
+  if (table.status === 'expired') throw new UserError('table/expired', 'This table closed because its seats were not all taken in time. Open a new table to play.');
   if (table.status !== 'open') throw new UserError('table/closed', 'This table was closed by its host. Open a new table to play.');
 }
 
@@ -58,10 +65,11 @@ export async function openTable(
   const options = engine.optionsSchema.safeParse(input.options ?? {});
   if (!options.success) throw new UserError('table/bad-options', `Those ${engine.name} options are not valid.`);
   return inTransaction(ctx, async (tx) => {
-    await ensureGuild(tx, input.guildId, input.guildName);
+    const guild = await ensureGuild(tx, input.guildId, input.guildName);
     await ensurePlayers(tx, [input.host]);
     const now = ctx.clock.now();
-    return tx.gameTable.create({
+    const expiresAt = new Date(now.getTime() + guild.tableOpenMinutes * 60_000);
+    const table = await tx.gameTable.create({
       data: {
         guildId: input.guildId,
         channelId: input.channelId,
@@ -70,11 +78,46 @@ export async function openTable(
         seatCount: input.seatCount,
         hostId: input.host.id,
         createdAt: now,
+        expiresAt,
         seats: { create: [{ seat: 0, playerId: input.host.id, joinedAt: now }] },
       },
       include: { seats: { orderBy: { seat: 'asc' } } },
     });
+    await tx.job.create({ data: { kind: 'table-expiry', dueAt: expiresAt, payload: { tableId: table.id }, createdAt: now } });
+    return table;
   });
+}
+
+const expiryPayload = z.object({ tableId: z.number().int() });
+
+/**
+ * The table-expiry job (run by the scheduler inside its claiming transaction): closes the table
+ * if it is still open, edits its message (through the outbox) and tells the seated players.
+ * A table that started or was closed meanwhile is left alone.
+ */
+export async function expireTable(tx: Tx, ctx: ServiceContext, payload: unknown): Promise<string> {
+  const { tableId } = expiryPayload.parse(payload);
+  const table = await lockTable(tx, tableId, null).catch(() => null);
+  if (!table) return 'table-gone';
+  if (table.status !== 'open') return `table-${table.status}`;
+  const now = ctx.clock.now();
+  await tx.gameTable.update({ where: { id: table.id }, data: { status: 'expired', closedAt: now } });
+  await enqueue(tx, 'table', { tableId: table.id }, now);
+  const engine = getEngine(table.kind);
+  const taken = `${table.seats.length} of ${table.seatCount} seats`;
+  for (const seat of table.seats) {
+    await enqueue(
+      tx,
+      'text-dm',
+      {
+        userId: seat.playerId,
+        fallbackChannelId: table.channelId,
+        content: `🪑 Table #${table.id} (${engine?.name ?? table.kind}) closed: only ${taken} were taken in time, so no game started. Open a new table whenever you like.`,
+      },
+      now,
+    );
+  }
+  return 'table-expired';
 }
 
 /** Remembers which message shows the table (it becomes the board when the game starts). */

@@ -348,4 +348,36 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(text(await board(gameId))).toMatch(/forfeited/);
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
+
+  it('a table that does not fill in time closes: its message says so, the seated players are told', async () => {
+    const denied = await h.api.command({ user: 'bob', channel: CHANNEL, name: 'stonehall', options: { subcommand: 'config', 'table-hours': 6 } });
+    expect(denied.response?.message?.flags).toBe(EPHEMERAL);
+    expect(denied.response?.message?.content).toMatch(/Only moderators/);
+    const set = await h.api.command({ user: 'moderator', channel: CHANNEL, name: 'stonehall', options: { subcommand: 'config', 'table-hours': 6 } });
+    expect(set.response?.message?.content).toMatch(/Tables wait 6 h for their seats to fill/);
+
+    const opened = await h.api.command({ user: 'carol', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'circle' } });
+    const tableMsg = opened.response!.message!;
+    const closesAt = Math.floor((h.clock.now().getTime() + 6 * 3_600_000) / 1000);
+    expect(tableMsg.content).toMatch(new RegExp(`If it is not full <t:(${closesAt}|${closesAt - 1}|${closesAt + 1}):R>, it closes`));
+    await h.api.click('dave', tableMsg.id, button(tableMsg, (b) => b.label === 'Join').custom_id!);
+    const dmsBefore = { carol: (await h.api.dms('carol')).messages.length, dave: (await h.api.dms('dave')).messages.length, alice: (await h.api.dms('alice')).messages.length };
+
+    await h.api.advanceClock(6 * 3_600_000 + 2000);
+    await h.settle();
+    const now = (await h.api.messages(CHANNEL, 'alice')).messages.find((m) => m.id === tableMsg.id)!;
+    expect(now.content).toMatch(/This table closed <t:\d+:f>: its seats were not all taken in time/);
+    expect(now.content).toContain(`<@${ids.dave}>`);
+    expect(buttons(now)).toHaveLength(0);
+    for (const u of ['carol', 'dave'] as const) {
+      const dms = (await h.api.dms(u)).messages;
+      expect(dms).toHaveLength(dmsBefore[u] + 1);
+      expect(dms.at(-1)!.content).toMatch(/Table #\d+ \(Tellstones\) closed: only 2 of 4 seats were taken in time/);
+    }
+    expect((await h.api.dms('alice')).messages).toHaveLength(dmsBefore.alice);
+    // The old Join button, clicked from a stale client, is refused ephemerally.
+    const stale = await h.api.click('alice', tableMsg.id, button(tableMsg, (b) => b.label === 'Join').custom_id!).catch((e: Error) => e);
+    expect(stale instanceof Error || (stale.response?.message?.flags === EPHEMERAL && /closed because its seats were not all taken/.test(stale.response.message.content ?? ''))).toBe(true);
+    expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
+  });
 });

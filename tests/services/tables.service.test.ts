@@ -3,6 +3,8 @@ import type { TellstonesState } from '../../src/engines/tellstones/index.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { resign } from '../../src/services/games.ts';
 import { joinTable, leaveTable, openTable } from '../../src/services/tables.ts';
+import { updateGuildSettings } from '../../src/services/settings.ts';
+import { Scheduler } from '../../src/scheduler/index.ts';
 import { challenge, acceptChallenge } from '../../src/services/challenges.ts';
 import { testContext, SEED_A } from '../helpers/context.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -126,5 +128,64 @@ describe('tables', () => {
         )
       ).code,
     ).toBe('challenge/bad-options');
+  });
+
+  it('a table not full in time expires once: message edited, seated players told, later joins refused', async () => {
+    const HOUR = 3_600_000;
+    const scheduler = new Scheduler(ctx);
+    await scheduler.sweep(); // whatever earlier tests left due
+    const waiting = await open(p(40));
+    await joinTable(ctx, { tableId: waiting.id, guildId: G, user: p(41) });
+    expect(waiting.expiresAt!.getTime() - waiting.createdAt.getTime()).toBe(72 * HOUR);
+    const filled = await open(p(50));
+    for (const n of [51, 52, 53]) await joinTable(ctx, { tableId: filled.id, guildId: G, user: p(n) });
+    const closed = await open(p(60));
+    await leaveTable(ctx, { tableId: closed.id, guildId: G, userId: p(60).id });
+    const outboxBefore = await db.prisma.outbox.count();
+
+    await ctx.clock.advance(72 * HOUR - 60_000);
+    await scheduler.sweep();
+    expect((await db.prisma.gameTable.findUniqueOrThrow({ where: { id: waiting.id } })).status).toBe('open');
+
+    // A join racing the expiry: the row lock orders them; either the join lands first (and its
+    // player is told of the expiry too) or it is refused as expired. Never both, never neither.
+    await ctx.clock.advance(2 * 60_000);
+    const [join] = await Promise.allSettled([joinTable(ctx, { tableId: waiting.id, guildId: G, user: p(42) }), scheduler.sweep()]);
+    const joined = join.status === 'fulfilled';
+    if (!joined) expect((join.reason as UserError).code).toBe('table/expired');
+
+    const tables = await db.prisma.gameTable.findMany({ where: { id: { in: [waiting.id, filled.id, closed.id] } }, orderBy: { id: 'asc' }, include: { seats: true } });
+    expect(tables.map((t) => t.status)).toEqual(['expired', 'started', 'cancelled']);
+    expect(tables[0]!.closedAt!.getTime()).toBeGreaterThanOrEqual(tables[0]!.expiresAt!.getTime());
+    expect(tables[0]!.closedAt!.getTime()).toBeLessThanOrEqual(ctx.clock.now().getTime());
+    expect(tables[0]!.seats).toHaveLength(joined ? 3 : 2);
+    const rows = await db.prisma.outbox.findMany({ where: { id: { gt: BigInt(0) } }, orderBy: { id: 'asc' }, skip: outboxBefore });
+    const tableRows = rows.filter((r) => r.kind === 'table');
+    expect(tableRows.map((r) => r.payload)).toEqual([{ tableId: waiting.id }]);
+    const dms = rows.filter((r) => r.kind === 'text-dm' && /Table #\d+/.test((r.payload as { content: string }).content));
+    expect(dms.map((r) => (r.payload as { userId: string }).userId).sort()).toEqual([p(40).id, p(41).id, ...(joined ? [p(42).id] : [])].sort());
+    expect((dms[0]!.payload as { content: string }).content).toMatch(new RegExp(`Table #${waiting.id} \\(Tellstones\\) closed: only ${joined ? 3 : 2} of 4 seats`));
+    const jobs = await db.prisma.job.findMany({ where: { kind: 'table-expiry' } });
+    expect(jobs.every((j) => j.status === 'done')).toBe(true);
+    expect((await refused(() => joinTable(ctx, { tableId: waiting.id, guildId: G, user: p(43) }))).code).toBe('table/expired');
+    expect((await refused(() => leaveTable(ctx, { tableId: waiting.id, guildId: G, userId: p(40).id }))).code).toBe('table/expired');
+
+    // Nothing fires twice.
+    const count = await db.prisma.outbox.count();
+    await ctx.clock.advance(72 * HOUR);
+    await scheduler.sweep();
+    expect(await db.prisma.outbox.count({ where: { kind: 'table' } })).toBe(1);
+    expect(await db.prisma.outbox.count({ where: { kind: 'text-dm' } })).toBe(dms.length);
+    expect(await db.prisma.outbox.count()).toBeGreaterThanOrEqual(count);
+  });
+
+  it('moderators set how long tables wait', async () => {
+    const mod = { manageGuild: true, roleIds: [] };
+    expect((await refused(() => updateGuildSettings(ctx, { guildId: G, member: mod, change: { tableOpenMinutes: 30 } }))).code).toBe('config/table-time');
+    expect((await refused(() => updateGuildSettings(ctx, { guildId: G, member: { manageGuild: false, roleIds: [] }, change: { tableOpenMinutes: 120 } }))).code).toBe('config/not-moderator');
+    await updateGuildSettings(ctx, { guildId: G, member: mod, change: { tableOpenMinutes: 120 } });
+    const t = await open(p(70));
+    expect(t.expiresAt!.getTime() - t.createdAt.getTime()).toBe(2 * 3_600_000);
+    await updateGuildSettings(ctx, { guildId: G, member: mod, change: { tableOpenMinutes: 72 * 60 } });
   });
 });
