@@ -6,7 +6,7 @@ import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { grantCycleRewards } from './inventory.ts';
-import { enqueue } from './notifications.ts';
+import { enqueue, type OutboxKind, type OutboxPayload } from './notifications.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
 export interface PlayerRef {
@@ -36,14 +36,34 @@ export function parseState(engine: AnyEngine, game: Pick<Game, 'id' | 'state'>):
   return parsed.data;
 }
 
-async function lockGame(tx: Tx, gameId: number): Promise<GameWithSeats | null> {
-  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM games WHERE id = ${gameId} FOR UPDATE`;
-  if (rows.length === 0) return null;
-  return tx.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+interface GuildTiming {
+  turnLimitMinutes: number;
+  reminderMinutes: number[];
+}
+
+type LockedGame = GameWithSeats & { timing: GuildTiming };
+
+function withoutTiming({ timing: _timing, ...game }: LockedGame): GameWithSeats {
+  return game;
+}
+
+/**
+ * Locks the game row and reads the server's turn timing in the same statement, then reads the
+ * game with its seats (two round trips: a move's latency is mostly round trips).
+ */
+async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
+  const rows = await tx.$queryRaw<Array<{ turn_limit_minutes: number; reminder_minutes: number[] }>>`
+    SELECT gu.turn_limit_minutes, gu.reminder_minutes
+    FROM games g JOIN guilds gu ON gu.id = g.guild_id
+    WHERE g.id = ${gameId} FOR UPDATE OF g`;
+  const timing = rows[0];
+  if (!timing) return null;
+  const game = await tx.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  return game && { ...game, timing: { turnLimitMinutes: timing.turn_limit_minutes, reminderMinutes: timing.reminder_minutes } };
 }
 
 /** Loads a game for use case code, refusing unknown ids and ids from another server alike. */
-async function loadForUpdate(tx: Tx, gameId: number, guildId: string | null): Promise<GameWithSeats> {
+async function loadForUpdate(tx: Tx, gameId: number, guildId: string | null): Promise<LockedGame> {
   const game = await lockGame(tx, gameId);
   if (!game || (guildId !== null && game.guildId !== guildId)) {
     throw new UserError('game/unknown', `There is no game #${gameId} in this server. ${listHint()}`);
@@ -65,48 +85,99 @@ function minutes(ms: number): number {
   return ms * 60_000;
 }
 
-interface GuildTiming {
-  turnLimitMinutes: number;
-  reminderMinutes: number[];
+/**
+ * What a state change writes besides the game row, gathered in memory and written in one
+ * statement per table (see `flushWrites`): a move costs round trips, not rows.
+ */
+interface Writes {
+  /** Seats whose turn bookkeeping or result changed, as they will be stored. */
+  seats: Seat[];
+  /** Players whose pending jobs in this game are cancelled ('*': every pending job). */
+  cancelJobsOf: string[] | '*';
+  jobs: Array<{ kind: string; dueAt: Date; payload: object }>;
+  outbox: Array<{ kind: OutboxKind; payload: object }>;
+}
+
+const noWrites = (): Writes => ({ seats: [], cancelJobsOf: [], jobs: [], outbox: [] });
+
+function queue<K extends OutboxKind>(w: Writes, kind: K, payload: OutboxPayload<K>): void {
+  w.outbox.push({ kind, payload: payload as object });
+}
+
+/** Writes the gathered seats, jobs and outbox rows: at most three statements. */
+async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promise<void> {
+  if (w.seats.length) {
+    const rows = w.seats.map((s) => ({ seat: s.seat, result: s.result, turn_version: s.turnVersion, turn_started_at: s.turnStartedAt, deadline_at: s.deadlineAt }));
+    await tx.$executeRaw`
+      UPDATE seats AS s
+      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3))
+      WHERE s.game_id = ${gameId} AND s.seat = v.seat`;
+  }
+  const cancelAll = w.cancelJobsOf === '*';
+  const cancel = cancelAll ? [] : (w.cancelJobsOf as string[]);
+  if (cancelAll || cancel.length || w.jobs.length) {
+    const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
+    // One statement: cancel the jobs of turns that ended, insert those of turns that began.
+    await tx.$executeRaw`
+      WITH cancelled AS (
+        UPDATE jobs SET status = 'cancelled', done_at = ${now}
+        WHERE game_id = ${gameId} AND status = 'pending'
+          AND (${cancelAll} OR payload->>'player' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
+      )
+      INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
+      SELECT v.kind, ${gameId}, v.due_at, v.payload, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)`;
+  }
+  if (w.outbox.length) {
+    await tx.outbox.createMany({ data: w.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: now, createdAt: now })) });
+  }
 }
 
 /**
- * Writes everything that follows a state change, in the caller's transaction: the move log,
- * the new state (conditional on the version read), per-seat turn bookkeeping with deadline and
- * reminder jobs, the outbox rows (turn DMs, game-over DMs, board refresh), and seat results.
+ * Writes everything that follows a state change, in the caller's transaction: the move log and
+ * the new state (one statement, conditional on the version read), then per-seat turn
+ * bookkeeping with deadline and reminder jobs, seat results, and the outbox rows (turn DMs,
+ * game-over DMs, board refresh).
  */
 async function commitChange(
   tx: Tx,
   ctx: ServiceContext,
-  game: GameWithSeats,
+  game: LockedGame,
   engine: AnyEngine,
   prev: unknown,
   next: unknown,
   actor: string,
   entry: LogEntry,
+  extra: (w: Writes) => void = () => {},
 ): Promise<{ version: number; outcome: Outcome | null; after: GameWithSeats }> {
   const now = ctx.clock.now();
   const version = game.version + 1;
   const outcome = engine.outcome(next);
-  await tx.move.create({ data: { gameId: game.id, seq: version, actorId: actor, entry: entry as object, createdAt: now } });
-  const updated = await tx.game.updateMany({
-    where: { id: game.id, version: game.version },
-    data: {
-      state: next as object,
-      version,
-      updatedAt: now,
-      ...(outcome ? { status: 'finished', outcome: outcome as object, finishedAt: now } : {}),
-    },
-  });
-  if (updated.count !== 1) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
+  const updated = await tx.$executeRaw`
+    WITH logged AS (
+      INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+      VALUES (${game.id}, ${version}, ${actor}, ${JSON.stringify(entry)}::jsonb, ${now})
+    )
+    UPDATE games SET
+      state = ${JSON.stringify(next)}::jsonb, version = ${version}, updated_at = ${now},
+      status = CASE WHEN ${outcome !== null} THEN 'finished' ELSE status END,
+      outcome = CASE WHEN ${outcome !== null} THEN ${JSON.stringify(outcome)}::jsonb ELSE outcome END,
+      finished_at = CASE WHEN ${outcome !== null} THEN ${now}::timestamp(3) ELSE finished_at END
+    WHERE id = ${game.id} AND version = ${game.version}`;
+  if (updated !== 1) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
 
-  const guild = await tx.guild.findUniqueOrThrow({ where: { id: game.guildId } });
-  let seats = await updateTurns(tx, ctx, { ...game, version }, engine, prev, next, actor, guild, now);
-  if (outcome) seats = await finish(tx, { ...game, seats }, outcome, now);
-  await enqueue(tx, 'board', { gameId: game.id }, now);
+  const w = noWrites();
+  let seats = turnChanges(ctx, { ...game, version }, engine, prev, next, actor, game.timing, now, w);
+  if (outcome) seats = finish({ ...game, seats }, outcome, w);
+  queue(w, 'board', { gameId: game.id });
+  extra(w);
+  await flushWrites(tx, game.id, w, now);
+  if (outcome && game.cycleId !== null) await grantCycleRewards(tx, game, outcome, now);
   // The game as committed, so the caller can render it without reading it again.
   const after: GameWithSeats = {
-    ...game,
+    ...withoutTiming(game),
     state: next as Game['state'],
     version,
     updatedAt: now,
@@ -116,8 +187,12 @@ async function commitChange(
   return { version, outcome, after };
 }
 
-async function updateTurns(
-  tx: Tx,
+/**
+ * Who the game waits for, before and after: a turn that ended cancels its jobs and clears the
+ * seat; a turn that began sets the deadline, schedules the deadline and reminder jobs and queues
+ * the turn DM. Returns the seats as they will be stored.
+ */
+function turnChanges(
   ctx: ServiceContext,
   game: GameWithSeats,
   engine: AnyEngine,
@@ -126,66 +201,50 @@ async function updateTurns(
   actor: string | null,
   timing: GuildTiming,
   now: Date,
-): Promise<Seat[]> {
+  w: Writes,
+): Seat[] {
   const before = new Set(prev === null ? [] : engine.awaiting(prev));
   const after = new Set(engine.awaiting(next));
-  const seats: Seat[] = [];
-  for (const original of game.seats) {
+  return game.seats.map((original) => {
     let seat = original;
     const wasWaited = before.has(seat.playerId);
     const isWaited = after.has(seat.playerId);
     const newTurn = isWaited && (!wasWaited || seat.playerId === actor);
-    if (wasWaited && (!isWaited || newTurn)) {
-      await tx.job.updateMany({
-        where: { gameId: game.id, status: 'pending', payload: { path: ['player'], equals: seat.playerId } },
-        data: { status: 'cancelled', doneAt: now },
-      });
-    }
-    if (!isWaited && wasWaited) {
-      seat = await tx.seat.update({ where: { gameId_seat: { gameId: game.id, seat: seat.seat } }, data: { turnVersion: null, turnStartedAt: null, deadlineAt: null } });
-    }
+    if (wasWaited && (!isWaited || newTurn) && w.cancelJobsOf !== '*') w.cancelJobsOf.push(seat.playerId);
+    if (!isWaited && wasWaited) seat = { ...seat, turnVersion: null, turnStartedAt: null, deadlineAt: null };
     if (newTurn) {
       const deadlineAt = new Date(now.getTime() + minutes(timing.turnLimitMinutes));
-      seat = await tx.seat.update({
-        where: { gameId_seat: { gameId: game.id, seat: seat.seat } },
-        data: { turnVersion: game.version, turnStartedAt: now, deadlineAt },
-      });
+      seat = { ...seat, turnVersion: game.version, turnStartedAt: now, deadlineAt };
       const payload = { player: seat.playerId, turnVersion: game.version };
-      const jobs = [{ kind: 'turn-deadline', gameId: game.id, dueAt: deadlineAt, payload, createdAt: now }];
+      w.jobs.push({ kind: 'turn-deadline', dueAt: deadlineAt, payload });
       for (const m of timing.reminderMinutes) {
         const dueAt = new Date(deadlineAt.getTime() - minutes(m));
-        if (m > 0 && m < timing.turnLimitMinutes && dueAt > now) {
-          jobs.push({ kind: 'turn-reminder', gameId: game.id, dueAt, payload: { ...payload, minutesLeft: m } as typeof payload, createdAt: now });
-        }
+        if (m > 0 && m < timing.turnLimitMinutes && dueAt > now) w.jobs.push({ kind: 'turn-reminder', dueAt, payload: { ...payload, minutesLeft: m } });
       }
-      await tx.job.createMany({ data: jobs });
-      await enqueue(
-        tx,
-        'dm',
-        {
-          userId: seat.playerId,
-          fallbackChannelId: game.channelId,
-          notification: {
-            type: 'turn',
-            gameId: game.id,
-            kind: game.kind,
-            view: engine.view(next, seat.playerId),
-            deadlineAt: deadlineAt.toISOString(),
-            opponents: game.seats.filter((s) => s.playerId !== seat.playerId).map((s) => s.playerId),
-          },
+      queue(w, 'dm', {
+        userId: seat.playerId,
+        fallbackChannelId: game.channelId,
+        notification: {
+          type: 'turn',
+          gameId: game.id,
+          kind: game.kind,
+          view: engine.view(next, seat.playerId),
+          deadlineAt: deadlineAt.toISOString(),
+          opponents: game.seats.filter((s) => s.playerId !== seat.playerId).map((s) => s.playerId),
         },
-        now,
-      );
+      });
     }
-    seats.push(seat);
-  }
-  return seats;
+    if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
+    return seat;
+  });
 }
 
-async function finish(tx: Tx, game: GameWithSeats, outcome: Outcome, now: Date): Promise<Seat[]> {
-  await tx.job.updateMany({ where: { gameId: game.id, status: 'pending' }, data: { status: 'cancelled', doneAt: now } });
-  const seats: Seat[] = [];
-  for (const seat of game.seats) {
+/** The game is over: every pending job is cancelled, each seat gets its result and a DM. */
+function finish(game: GameWithSeats, outcome: Outcome, w: Writes): Seat[] {
+  w.cancelJobsOf = '*';
+  w.jobs = [];
+  w.outbox = w.outbox.filter((o) => !(o.kind === 'dm' && (o.payload as OutboxPayload<'dm'>).notification.type === 'turn'));
+  const seats = game.seats.map((seat): Seat => {
     const result =
       outcome.forfeited === seat.playerId
         ? 'forfeit'
@@ -194,32 +253,22 @@ async function finish(tx: Tx, game: GameWithSeats, outcome: Outcome, now: Date):
           : outcome.winners.length === 0
             ? 'draw'
             : 'loss';
-    seats.push(
-      await tx.seat.update({
-        where: { gameId_seat: { gameId: game.id, seat: seat.seat } },
-        data: { result, turnVersion: null, turnStartedAt: null, deadlineAt: null },
-      }),
-    );
-    await enqueue(
-      tx,
-      'dm',
-      {
-        userId: seat.playerId,
-        fallbackChannelId: game.channelId,
-        notification: {
-          type: 'game-over',
-          gameId: game.id,
-          kind: game.kind,
-          winners: outcome.winners,
-          reason: outcome.reason,
-          ...(outcome.forfeited ? { forfeited: outcome.forfeited } : {}),
-          ...(outcome.scores ? { scores: outcome.scores } : {}),
-        },
+    queue(w, 'dm', {
+      userId: seat.playerId,
+      fallbackChannelId: game.channelId,
+      notification: {
+        type: 'game-over',
+        gameId: game.id,
+        kind: game.kind,
+        winners: outcome.winners,
+        reason: outcome.reason,
+        ...(outcome.forfeited ? { forfeited: outcome.forfeited } : {}),
+        ...(outcome.scores ? { scores: outcome.scores } : {}),
       },
-      now,
-    );
-  }
-  if (game.cycleId !== null) await grantCycleRewards(tx, game, outcome, now);
+    });
+    return { ...seat, result, turnVersion: null, turnStartedAt: null, deadlineAt: null };
+  });
+  w.seats = seats;
   return seats;
 }
 
@@ -264,8 +313,10 @@ export async function startGame(tx: Tx, ctx: ServiceContext, input: StartGameInp
     },
     include: { seats: { orderBy: { seat: 'asc' } } },
   });
-  const seats = await updateTurns(tx, ctx, game, engine, null, state, null, guild, now);
-  await enqueue(tx, 'board', { gameId: game.id }, now);
+  const w = noWrites();
+  const seats = turnChanges(ctx, game, engine, null, state, null, guild, now, w);
+  queue(w, 'board', { gameId: game.id });
+  await flushWrites(tx, game.id, w, now);
   return { ...game, seats };
 }
 
@@ -352,13 +403,14 @@ export async function playMove(
     } catch (err) {
       asUserError(err);
     }
-    const { version, outcome, after } = await commitChange(tx, ctx, game, engine, prev, next, input.userId, { type: 'move', move: move.data });
-    for (const userId of new Set(input.notify ?? [])) {
-      if (!game.seats.some((s) => s.playerId === userId)) continue;
-      const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: engine.view(next, userId), actor: input.userId };
-      await enqueue(tx, 'dm', { userId, fallbackChannelId: game.channelId, notification }, ctx.clock.now());
-    }
-    return { game, after, engine, state: next, version, outcome };
+    const { version, outcome, after } = await commitChange(tx, ctx, game, engine, prev, next, input.userId, { type: 'move', move: move.data }, (w) => {
+      for (const userId of new Set(input.notify ?? [])) {
+        if (!game.seats.some((s) => s.playerId === userId)) continue;
+        const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: engine.view(next, userId), actor: input.userId };
+        queue(w, 'dm', { userId, fallbackChannelId: game.channelId, notification });
+      }
+    });
+    return { game: withoutTiming(game), after, engine, state: next, version, outcome };
   });
 }
 
@@ -385,7 +437,7 @@ export async function resign(
       player: input.userId,
       reason: 'resign',
     });
-    return { game, after, engine, state: next, version, outcome };
+    return { game: withoutTiming(game), after, engine, state: next, version, outcome };
   });
 }
 
