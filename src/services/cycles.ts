@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts';
+import { getEngine } from '../engines/index.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
@@ -127,16 +128,19 @@ export async function endSeason(ctx: ServiceContext, input: { guildId: string; m
     if (!season) throw new UserError('cycle/no-season', 'No season is running. Start one with `/cycle season-start`.');
     const now = ctx.clock.now();
     const ended = await tx.season.update({ where: { id: season.id }, data: { status: 'ended', endedAt: now } });
-    await announce(tx, guild, `📕 **${season.name}** has ended. \`/knucklebones join\` is a plain challenge again until the next season.`, now);
+    await announce(tx, guild, `📕 **${season.name}** has ended. \`/knucklebones join\` and \`/tellstones challenge\` are plain challenges again until the next season.`, now);
     return ended;
   });
 }
+
+/** A game's display name ("Knucklebones", "Tellstones") for announcements and DMs. */
+export const gameName = (kind: string): string => getEngine(kind)?.name ?? kind;
 
 export function restText(title: string, guild: Guild): string {
   const where = guild.commencementChannelId ? ch(guild.commencementChannelId) : '#battle-commencement';
   return (
     `🌙 **Rest Phase** of **${title}** has begun.\n` +
-    `State your intents in ${where}: \`/knucklebones join opponent:@someone\` (name up to five, with \`mode: any\` for one game against ` +
+    `State your intents in ${where}: \`/knucklebones join opponent:@someone\` (or \`/tellstones challenge\`; name up to five, with \`mode: any\` for one game against ` +
     `whichever of them names you back, or \`mode: each\` for a game against every one who does). ` +
     `Mutual intents are matched at once; the games start when the Battle Phase begins. See yours with \`/intents list\`, all matches with \`/intents matches\`.`
   );
@@ -213,7 +217,7 @@ export async function openPhase(
     }
     const games = await startBattle(tx, ctx, guild, cycle, now, input.seed);
     await lapseOpenIntents(tx, cycle, now, 'the Battle Phase began');
-    const lines = games.map((g) => `• Knucklebones #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
+    const lines = games.map((g) => `• ${gameName(g.kind)} #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
     let list = lines.join('\n');
     if (list.length > 1500) {
       const kept: string[] = [];
@@ -221,7 +225,8 @@ export async function openPhase(
         if (kept.join('\n').length + l.length > 1400) break;
         kept.push(l);
       }
-      list = `${kept.join('\n')}\n…and ${lines.length - kept.length} more: see \`/knucklebones games\`.`;
+      const lists = [...new Set(games.map((g) => `\`/${g.kind} games\``))].join(' or ');
+      list = `${kept.join('\n')}\n…and ${lines.length - kept.length} more: see yours with ${lists}.`;
     }
     const body = games.length
       ? `These games start now (your first turn is in your DMs):\n${list}`
@@ -238,11 +243,11 @@ async function startBattle(
   cycle: CycleWithSeason,
   now: Date,
   seed?: (matchId: number) => string,
-): Promise<Array<{ gameId: number; a: string; b: string; channelId: string }>> {
+): Promise<Array<{ gameId: number; kind: string; a: string; b: string; channelId: string }>> {
   const matches = await tx.match.findMany({ where: { gameId: null, phase: { cycleId: cycle.id } }, orderBy: { id: 'asc' } });
   const players = await tx.player.findMany({ where: { id: { in: matches.flatMap((m) => [m.playerA, m.playerB]) } } });
   const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
-  const out: Array<{ gameId: number; a: string; b: string; channelId: string }> = [];
+  const out: Array<{ gameId: number; kind: string; a: string; b: string; channelId: string }> = [];
   for (const m of matches) {
     const game = await startGame(tx, ctx, {
       guildId: guild.id,
@@ -266,12 +271,12 @@ async function startBattle(
         {
           userId: me,
           fallbackChannelId: m.channelId,
-          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your Knucklebones game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first gets their die by DM.`,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${gameName(m.kind)} game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
         },
         now,
       );
     }
-    out.push({ gameId: game.id, a: m.playerA, b: m.playerB, channelId: m.channelId });
+    out.push({ gameId: game.id, kind: m.kind, a: m.playerA, b: m.playerB, channelId: m.channelId });
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { DIE_INFO, DIE_ITEMS, type DieItem } from '../engines/knucklebones/dice.
 import type { Outcome } from '../engines/types.ts';
 import type { Game, InventoryItem } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
-import { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason, type Member } from './cycles.ts';
+import { cycleTitle, gameName, lockActiveCycle, lockGuild, type CycleWithSeason, type Member } from './cycles.ts';
 import { UserError } from './errors.ts';
 import { inTransaction } from './games.ts';
 import { enqueue } from './notifications.ts';
@@ -17,8 +17,8 @@ import { ensurePlayers, isModerator } from './settings.ts';
 export const dieItemId = (die: DieItem) => `${die}-die`;
 
 export const ITEMS: Record<string, { name: string; emoji: string; description: string; die?: DieItem }> = {
-  'handy-pack': { name: 'Handy Pack', emoji: '🎒', description: 'Won with a cycle game of Knucklebones.' },
-  chip: { name: 'Chip', emoji: '🪙', description: 'Won with a cycle game of Knucklebones.' },
+  'handy-pack': { name: 'Handy Pack', emoji: '🎒', description: 'Won with a cycle game.' },
+  chip: { name: 'Chip', emoji: '🪙', description: 'Won with a cycle game.' },
   ...Object.fromEntries(DIE_ITEMS.map((d) => [dieItemId(d), { ...DIE_INFO[d], die: d }])),
 };
 export const ITEM_IDS = Object.keys(ITEMS);
@@ -122,7 +122,7 @@ export async function heldDice(tx: Tx, game: Pick<Game, 'guildId' | 'cycleId'>, 
  * Called from the game's finishing transaction: the winner of a cycle game (a forfeit win
  * included) gains one Handy Pack and one Chip for that cycle and is told by DM. A draw rewards nobody.
  */
-export async function grantCycleRewards(tx: Tx, game: Pick<Game, 'id' | 'cycleId' | 'channelId'>, outcome: Outcome, now: Date): Promise<void> {
+export async function grantCycleRewards(tx: Tx, game: Pick<Game, 'id' | 'kind' | 'cycleId' | 'channelId'>, outcome: Outcome, now: Date): Promise<void> {
   if (game.cycleId === null || outcome.winners.length !== 1) return;
   const winner = outcome.winners[0]!;
   const cycle = await tx.cycle.findUniqueOrThrow({ where: { id: game.cycleId }, include: { season: true } });
@@ -134,7 +134,7 @@ export async function grantCycleRewards(tx: Tx, game: Pick<Game, 'id' | 'cycleId
     {
       userId: winner,
       fallbackChannelId: game.channelId,
-      content: `🎁 You won Knucklebones #${game.id} in **${cycleTitle(cycle)}**: one 🎒 Handy Pack and one 🪙 Chip are in your inventory (\`/inventory\`).`,
+      content: `🎁 You won ${gameName(game.kind)} #${game.id} in **${cycleTitle(cycle)}**: one 🎒 Handy Pack and one 🪙 Chip are in your inventory (\`/inventory\`).`,
     },
     now,
   );

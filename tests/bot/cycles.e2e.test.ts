@@ -195,10 +195,14 @@ describe('a whole cycle through the emulator', () => {
     await h.settle();
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'tellstones', status: 'active' } });
     expect(game.cycleId).not.toBeNull();
+    // Announced and DMed under its own name.
+    expect((await channelText('announcements')).at(-1)).toContain(`• Tellstones #${game.id}: <@${ids.alice}> vs <@${ids.bob}>`);
+    expect((await h.api.dms('alice')).messages.some((m) => m.content?.includes(`your Tellstones game #${game.id} against <@${ids.bob}> starts now`))).toBe(true);
     // Bob gives up; Alice wins the cycle game and its rewards.
     const f = await cmd('bob', 'battle-commencement', 'tellstones', { subcommand: 'forfeit', game: game.id });
     await h.api.click('bob', f.response!.message!.id, button(f.response!.message!, (x) => x.label === 'Yes, forfeit').custom_id!);
     await h.settle();
+    expect((await h.api.dms('alice')).messages.at(-1)?.content).toMatch(new RegExp(`You won Tellstones #${game.id} in \\*\\*Season 5 / Cycle 1\\*\\*`));
     const board = await cmd('alice', 'general', 'leaderboard', { game: 'tellstones' });
     expect(board.response?.message?.content).toMatch(/Tellstones leaderboard/);
     expect(board.response?.message?.content).toMatch(new RegExp(`1\\. <@${ids.alice}>: .* 1 W`));
