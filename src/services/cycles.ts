@@ -44,6 +44,13 @@ export async function findActiveCycle(ctx: ServiceContext, guildId: string): Pro
   return ctx.db.cycle.findFirst({ where: { guildId, status: 'active' }, include: { season: true } });
 }
 
+/** The open phase of the server's active cycle (null when no cycle runs). */
+export async function currentPhase(ctx: ServiceContext, guildId: string): Promise<Phase | null> {
+  const cycle = await ctx.db.cycle.findFirst({ where: { guildId, status: 'active' } });
+  if (!cycle) return null;
+  return ctx.db.phase.findUnique({ where: { cycleId_seq: { cycleId: cycle.id, seq: cycle.phaseSeq } } });
+}
+
 /** A server "runs cycles" while it has an active season; then `/knucklebones join` states intents. */
 export async function runsCycles(ctx: ServiceContext, guildId: string): Promise<boolean> {
   return (await ctx.db.season.count({ where: { guildId, status: 'active' } })) > 0;

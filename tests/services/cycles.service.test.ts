@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
-import { endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
+import { CronExpressionParser } from 'cron-parser';
+import cron from 'node-cron';
+import { configureCycles, endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
+import { lastFireBefore, PhaseSchedule } from '../../src/scheduler/phases.ts';
 import { useDie } from '../../src/services/dice.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { getGame, playMove, resign } from '../../src/services/games.ts';
@@ -287,5 +290,59 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     const other = mover === alice.id ? bob.id : alice.id;
     await playMove(ctx, { gameId, userId: other, guildId: GUILD, move: { type: 'place', column: 1 } });
     await expectCode(useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' }), 'knucklebones/die-used');
+  });
+});
+
+describe('the phase schedule catches up a change missed while no bot ran', () => {
+  const HOUR = 3_600_000;
+  const BATTLE = '0 18 * * 5'; // Fridays 18:00
+  const REST = '0 6 * * 1'; // Mondays 06:00
+  const TZ = 'Europe/Berlin';
+  const next = (expr: string, after: Date) => CronExpressionParser.parse(expr, { currentDate: after, tz: TZ }).next().toDate();
+
+  it('finds the latest scheduled time in the server’s time zone, including the very instant', () => {
+    expect(lastFireBefore(BATTLE, TZ, new Date('2026-11-22T07:00:00Z'))?.toISOString()).toBe('2026-11-20T17:00:00.000Z');
+    expect(lastFireBefore(BATTLE, TZ, new Date('2026-11-20T17:00:00Z'))?.toISOString()).toBe('2026-11-20T17:00:00.000Z');
+    expect(lastFireBefore(BATTLE, 'America/New_York', new Date('2026-11-22T07:00:00Z'))?.toISOString()).toBe('2026-11-20T23:00:00.000Z');
+  });
+
+  it('opens the missed phase once, leaves a moderator’s later hand change alone, and follows the schedule after', async () => {
+    const ctx = testContext(db);
+    await configureCycles(ctx, { guildId: GUILD, member: mod, change: { battleCron: BATTLE, restCron: REST, timeZone: TZ }, validateCron: (e) => cron.validate(e) });
+    await cycleInRest(ctx);
+    await intent(ctx, alice, [bob]);
+    await intent(ctx, bob, [alice]);
+    const schedule = new PhaseSchedule(ctx);
+    // The cycle began after the schedule's latest change: nothing to catch up.
+    expect(await schedule.catchUp()).toEqual([]);
+
+    // No bot ran across Friday 18:00; an hour later one starts.
+    const friday = next(BATTLE, ctx.clock.now());
+    await ctx.clock.advance(friday.getTime() + HOUR - ctx.clock.now().getTime());
+    const [caught, again] = await Promise.all([schedule.catchUp(), schedule.catchUp()]);
+    expect([...caught, ...again]).toEqual([GUILD]);
+    const cycle = await db.prisma.cycle.findFirstOrThrow({ where: { guildId: GUILD, status: 'active' } });
+    expect(cycle.phase).toBe('battle');
+    const phases = await db.prisma.phase.findMany({ where: { cycleId: cycle.id }, orderBy: { seq: 'asc' } });
+    expect(phases.map((ph) => [ph.kind, ph.source])).toEqual([
+      ['rest', 'command'],
+      ['battle', 'schedule'],
+    ]);
+    expect(await db.prisma.game.count({ where: { cycleId: cycle.id } })).toBe(1);
+    expect((await announcements()).filter((a) => /Battle Phase\*\* of/.test((a.payload as { content: string }).content))).toHaveLength(1);
+    expect(await schedule.catchUp()).toEqual([]);
+
+    // A moderator opens Rest by hand on Saturday: the schedule does not undo it.
+    await ctx.clock.advance(20 * HOUR);
+    await openPhase(ctx, { guildId: GUILD, kind: 'rest', member: mod });
+    expect(await schedule.catchUp()).toEqual([]);
+    // Monday's Rest is the phase already open; the next Friday's Battle, missed too, is caught up.
+    const monday = next(REST, ctx.clock.now());
+    await ctx.clock.advance(monday.getTime() + HOUR - ctx.clock.now().getTime());
+    expect(await schedule.catchUp()).toEqual([]);
+    const friday2 = next(BATTLE, ctx.clock.now());
+    await ctx.clock.advance(friday2.getTime() + 5 * 60_000 - ctx.clock.now().getTime());
+    expect(await schedule.catchUp()).toEqual([GUILD]);
+    expect((await db.prisma.cycle.findFirstOrThrow({ where: { id: cycle.id } })).phase).toBe('battle');
   });
 });
