@@ -466,16 +466,34 @@ export async function expireTurn(tx: Tx, ctx: ServiceContext, gameId: number, ra
   return 'forfeited';
 }
 
-/** A reminder fell due: DM the player unless they moved or turned reminders off. */
-export async function sendReminder(tx: Tx, ctx: ServiceContext, gameId: number, rawPayload: unknown): Promise<'sent' | 'moot' | 'muted'> {
+/**
+ * A reminder fell due: DM the player unless they moved or turned reminders off. A reminder that
+ * is late (no bot ran when it fell due) is dropped when the deadline has passed too, or when a
+ * later reminder of the same turn is also due: one reminder, the most urgent, not a burst.
+ */
+export async function sendReminder(
+  tx: Tx,
+  ctx: ServiceContext,
+  gameId: number,
+  rawPayload: unknown,
+): Promise<'sent' | 'moot' | 'muted' | 'superseded'> {
   const payload = turnJobPayload(rawPayload);
   const game = await tx.game.findUnique({ where: { id: gameId }, include: { seats: true } });
   if (!game || !isCurrentTurn(game, payload)) return 'moot';
+  const seat = game.seats.find((s) => s.playerId === payload.player);
+  const now = ctx.clock.now();
+  if (seat?.deadlineAt && seat.deadlineAt <= now) return 'superseded';
+  if (seat?.deadlineAt && payload.minutesLeft !== undefined) {
+    const dueAt = new Date(seat.deadlineAt.getTime() - minutes(payload.minutesLeft));
+    const later = await tx.job.count({
+      where: { gameId, kind: 'turn-reminder', status: 'pending', dueAt: { gt: dueAt, lte: now }, payload: { path: ['player'], equals: payload.player } },
+    });
+    if (later > 0) return 'superseded';
+  }
   const player = await tx.player.findUnique({ where: { id: payload.player } });
   if (player && !player.remindersEnabled) return 'muted';
   const engine = engineFor(game.kind);
   const state = parseState(engine, game);
-  const seat = game.seats.find((s) => s.playerId === payload.player);
   await enqueue(
     tx,
     'dm',

@@ -30,7 +30,12 @@ describe('several processes', () => {
     const games: number[] = [];
     for (const [a, b] of pairs) games.push(await startGame(w, a, b));
     // Reminders at 12 h, 4 h, 1 h, then the deadline: 24 jobs racing between the two processes.
-    for (const hours of [12, 8, 3, 2]) await w.emulator.client.advanceClock(hours * 3_600_000 + 1000);
+    // Each step waits for its jobs: a reminder swept late, together with a later one, is dropped.
+    for (const hours of [12, 8, 3, 2]) {
+      const { now } = await w.emulator.client.advanceClock(hours * 3_600_000 + 1000);
+      const due = { gameId: { in: games }, status: 'pending', dueAt: { lte: new Date(now) } };
+      await until(async () => (await w.db.prisma.job.count({ where: due })) === 0, `the jobs due after +${hours} h`, 30_000);
+    }
     await until(async () => (await w.db.prisma.game.count({ where: { id: { in: games }, status: 'active' } })) === 0, 'every deadline', 30_000);
     await until(async () => (await w.db.prisma.outbox.count({ where: { status: 'pending' } })) === 0, 'the outbox to drain').catch(async (e) => {
       const pending = await w.db.prisma.outbox.findMany({ where: { status: 'pending' } });

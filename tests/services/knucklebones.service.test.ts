@@ -194,8 +194,11 @@ describe('deadlines and reminders', () => {
     await ctx.clock.advance(1 * HOUR + 1000);
     expect(await scheduler.sweep()).toBe(1);
     expect(await reminders()).toBe(1);
-    await ctx.clock.advance(11 * HOUR);
-    expect(await scheduler.sweep()).toBe(2);
+    await ctx.clock.advance(8 * HOUR);
+    expect(await scheduler.sweep()).toBe(1);
+    expect(await reminders()).toBe(2);
+    await ctx.clock.advance(3 * HOUR);
+    expect(await scheduler.sweep()).toBe(1);
     expect(await reminders()).toBe(3);
     expect((await getGame(ctx, game.id, GUILD)).game.status).toBe('active');
     await ctx.clock.advance(HOUR);
@@ -209,6 +212,33 @@ describe('deadlines and reminders', () => {
     expect(await scheduler.sweep()).toBe(0);
     const log = await moveLog(ctx, game.id);
     expect(log).toEqual([{ seq: 1, actorId: 'system', entry: { type: 'forfeit', player: idle, reason: 'timeout' } }]);
+  });
+
+  it('a late sweep sends only the most urgent reminder, and none once the deadline has passed', async () => {
+    const ctx = testContext(db);
+    const scheduler = new Scheduler(ctx);
+    const reminderRows = async (gameId: number) =>
+      (await db.prisma.outbox.findMany({ where: { kind: 'dm' }, orderBy: { id: 'asc' } }))
+        .map((r) => (r.payload as { notification: { type: string; gameId: number } }).notification)
+        .filter((n) => n.type === 'reminder' && n.gameId === gameId);
+    // Nobody swept for 21 h: the 12 h and 4 h reminders are both due; only the 4 h one goes out.
+    const late = await startAliceBob(ctx);
+    await ctx.clock.advance(21 * HOUR);
+    expect(await scheduler.sweep()).toBe(2);
+    expect(await reminderRows(late.id)).toHaveLength(1);
+    const jobs = await db.prisma.job.findMany({ where: { gameId: late.id, kind: 'turn-reminder' }, orderBy: { dueAt: 'asc' } });
+    expect(jobs.map((j) => j.status)).toEqual(['done', 'done', 'pending']);
+    await ctx.clock.advance(2 * HOUR + 1000);
+    await scheduler.sweep();
+    expect(await reminderRows(late.id)).toHaveLength(2);
+    await resign(ctx, { gameId: late.id, userId: state(late).turn!, guildId: GUILD });
+
+    // Nobody swept for 25 h: the forfeit, and no reminder for a turn that is already lost.
+    const lost = await startAliceBob(ctx);
+    await ctx.clock.advance(25 * HOUR);
+    await scheduler.sweep();
+    expect((await getGame(ctx, lost.id, GUILD)).game.status).toBe('finished');
+    expect(await reminderRows(lost.id)).toHaveLength(0);
   });
 
   it('a move resets the clock: the old deadline does not fire', async () => {
