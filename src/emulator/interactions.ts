@@ -172,6 +172,16 @@ export class Interactions {
     this.byToken.set(token, record);
     state.emit({ type: 'interaction.create', id, interactionType: input.type, userId: input.user.id, channelId: channel.id, name: record.commandName ?? record.customId });
     const delivered = this.gateway.dispatchInteraction(payload, record.guildId);
+    // Discord says nothing to the bot when its answer window closes; the emulator logs it, so a
+    // slow handler shows up in the server log and not only as a failed interaction in the page.
+    setTimeout(() => {
+      if (record.responseType !== null) return;
+      record.expired = true;
+      this.opts.logger.warn(
+        { interaction: id, name: record.commandName ?? record.customId, user: record.userId, timeoutMs: this.opts.timeoutMs, delivered },
+        'the bot did not answer an interaction in time: Discord shows "The application did not respond"',
+      );
+    }, this.opts.timeoutMs + 5).unref();
     return { record, delivered };
   }
 

@@ -15,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
+const warnings: Array<[Record<string, unknown>, string]> = [];
+const logger = { info() {}, error() {}, warn: (details: Record<string, unknown>, msg: string) => void warnings.push([details, msg]) };
 
 beforeAll(async () => {
-  h = await startHarness({ interactionTimeoutMs: 400 });
+  h = await startHarness({ interactionTimeoutMs: 400, logger });
   await h.client.application!.commands.set([
     new SlashCommandBuilder().setName('ping').setDescription('global ping').setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
     new SlashCommandBuilder().setName('guildonly').setDescription('not in DMs').setContexts(InteractionContextType.Guild),
@@ -51,6 +53,8 @@ describe('interaction lifecycle', () => {
     expect((late as DiscordAPIError).code).toBe(10062);
     expect((late as DiscordAPIError).status).toBe(404);
     expect((await h.emu.interaction(r.interactionId)).expired).toBe(true);
+    // The server log says so too (a person running `npm start` sees why the click failed).
+    expect(warnings).toContainEqual([expect.objectContaining({ interaction: r.interactionId, name: 'ping', timeoutMs: 400 }), expect.stringMatching(/did not answer an interaction in time/)]);
   });
 
   it('guild commands override global ones of the same name', async () => {
