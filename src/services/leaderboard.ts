@@ -10,8 +10,12 @@ import { UserError } from './errors.ts';
  * finished, so the rating is reproducible from the games alone. A forfeit counts as a loss for
  * the rating (RULINGS: a forfeit win is a win for every purpose).
  *
- * Order: rating (higher first); then wins; then fewer forfeits; then more games played; then the
- * player who reached their final rating first (earlier last game); finally the Discord id.
+ * Points (RULINGS: "points where the game has points"): the sum of the player's own final score
+ * in each game whose outcome has scores (Knucklebones totals, Tellstones points).
+ *
+ * Order: rating (higher first); then wins; then fewer forfeits; then more points; then more games
+ * played; then the player who reached their final rating first (earlier last game); finally the
+ * Discord id.
  */
 
 export interface Standing {
@@ -21,12 +25,14 @@ export interface Standing {
   draws: number;
   losses: number;
   forfeits: number;
+  /** Sum of the player's scores, or null when no game of theirs had scores. */
+  points: number | null;
   rating: number;
   rd: number;
   lastGameAt: Date;
 }
 
-export const TIE_BREAKS = 'Ordered by rating; ties by more wins, then fewer forfeits, then more games, then whoever finished their last game first.';
+export const TIE_BREAKS = 'Ordered by rating; ties by more wins, then fewer forfeits, then more points, then more games, then whoever finished their last game first.';
 
 const START = { rating: 1500, rd: 350, vol: 0.06 };
 
@@ -55,7 +61,7 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
   const get = (id: string, at: Date) => {
     let s = table.get(id);
     if (!s) {
-      s = { playerId: id, games: 0, wins: 0, draws: 0, losses: 0, forfeits: 0, rating: START.rating, rd: START.rd, lastGameAt: at };
+      s = { playerId: id, games: 0, wins: 0, draws: 0, losses: 0, forfeits: 0, points: null, rating: START.rating, rd: START.rd, lastGameAt: at };
       table.set(id, s);
     }
     return s;
@@ -66,6 +72,7 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
     const seats = g.seats.filter((s) => s.result);
     if (seats.length !== 2) continue;
     const [x, y] = seats as [(typeof seats)[0], (typeof seats)[0]];
+    const scores = (g.outcome as { scores?: Record<string, number> } | null)?.scores;
     const sx = get(x.playerId, at);
     const sy = get(y.playerId, at);
     const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
@@ -81,6 +88,8 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
       else if (seat.result === 'draw') s.draws += 1;
       else if (seat.result === 'forfeit') s.forfeits += 1;
       else s.losses += 1;
+      const mine = scores?.[seat.playerId];
+      if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
       s.rating = n.rating;
       s.rd = n.rd;
       s.lastGameAt = at;
@@ -92,6 +101,7 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
       Math.round(b.rating) - Math.round(a.rating) ||
       b.wins - a.wins ||
       a.forfeits - b.forfeits ||
+      (b.points ?? 0) - (a.points ?? 0) ||
       b.games - a.games ||
       a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
       (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
@@ -104,8 +114,8 @@ export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Stan
   if (rows.length === 0) return `${title}\nNo finished games yet.`;
   const lines = rows.slice(0, 25).map(
     (r, i) =>
-      `${i + 1}. <@${r.playerId}>: rating **${Math.round(r.rating)}** (±${Math.round(r.rd * 2)}) · ${r.games} game${r.games === 1 ? '' : 's'}: ${r.wins} W, ${r.draws} D, ${r.losses} L, ${r.forfeits} F`,
+      `${i + 1}. <@${r.playerId}>: rating **${Math.round(r.rating)}** (±${Math.round(r.rd * 2)}) · ${r.games} game${r.games === 1 ? '' : 's'}: ${r.wins} W, ${r.draws} D, ${r.losses} L, ${r.forfeits} F${r.points === null ? '' : ` · ${r.points} pts`}`,
   );
   if (rows.length > 25) lines.push(`…and ${rows.length - 25} more.`);
-  return `${title}\n${lines.join('\n')}\n-# Glicko-2 rating (start 1500). ${TIE_BREAKS} L = lost on the board, F = forfeited.`.slice(0, 2000);
+  return `${title}\n${lines.join('\n')}\n-# Glicko-2 rating (start 1500). ${TIE_BREAKS} L = lost on the board, F = forfeited, pts = the player's own final scores added up.`.slice(0, 2000);
 }

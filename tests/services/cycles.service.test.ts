@@ -9,7 +9,7 @@ import { UserError } from '../../src/services/errors.ts';
 import { getGame, playMove, resign } from '../../src/services/games.ts';
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
-import { standings } from '../../src/services/leaderboard.ts';
+import { leaderboardText, standings } from '../../src/services/leaderboard.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { SEED_A, testContext } from '../helpers/context.ts';
 
@@ -274,6 +274,27 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     await endCycle(ctx, { guildId: GUILD, member: mod });
     const lb = await db.prisma.outbox.findFirstOrThrow({ where: { kind: 'leaderboard' } });
     expect(lb.payload).toEqual({ channelId: BOARD, cycleId: cycle.id, kind: 'knucklebones' });
+  });
+
+  it('the leaderboard adds up each player’s own final scores as points, and shows them', async () => {
+    const ctx = testContext(db);
+    const gameId = await battleGame(ctx);
+    for (let guard = 0; guard < 40; guard++) {
+      const { game, state } = await getGame(ctx, gameId, GUILD);
+      const st = state as KnucklebonesState;
+      if (game.status !== 'active') break;
+      const column = ([1, 2, 3] as const).find((c) => st.grids[st.turn!]![c - 1]!.length < 3)!;
+      await playMove(ctx, { gameId, userId: st.turn!, guildId: GUILD, move: { type: 'place', column } });
+    }
+    const final = await db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+    const scores = (final.outcome as { scores: Record<string, number> }).scores;
+    const cycle = await db.prisma.cycle.findFirstOrThrow({ include: { season: true } });
+    const rows = await standings(ctx, { cycleId: cycle.id, kind: 'knucklebones' });
+    expect(Object.fromEntries(rows.map((r) => [r.playerId, r.points]))).toEqual(scores);
+    const text = leaderboardText(cycle, 'knucklebones', rows);
+    for (const r of rows) expect(text).toMatch(new RegExp(`<@${r.playerId}>: .* · ${r.points} pts`));
+    // A game without scores (none here) would leave points null, and the line without "pts".
+    expect(leaderboardText(cycle, 'knucklebones', rows.map((r) => ({ ...r, points: null })))).not.toMatch(/\d pts/);
   });
 
   it('a die item needs the die in the cycle inventory; each die once per game', async () => {
