@@ -87,6 +87,7 @@ export class DiscordDeliverer implements Deliverer {
       boardUrl: game ? boardUrl(game) : null,
       version: game?.version ?? 0,
       active: game?.status === 'active',
+      cycle: game !== null && game.cycleId !== null,
     });
     try {
       const msg = await this.post(await this.dmChannel(p.userId), { ...payload, nonce: nonceFor(row), enforce_nonce: true });

@@ -10,9 +10,10 @@ import { customId } from './custom-id.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
 /**
- * Knucklebones dice items: "Use a die…" on the board opens an ephemeral menu of the dice the
- * player holds for the cycle and has not used in this game; picking one uses it (the service
- * checks the inventory, the engine the rules). A Loaded Die's two values are kept by button.
+ * Knucklebones dice items: "Use a die…" on the board or in the turn DM opens an ephemeral menu
+ * of the dice the player holds for the cycle and has not used in this game; picking one uses it
+ * (the service checks the inventory, the engine the rules). A Loaded Die's two values are kept
+ * by button.
  */
 
 /** Menu values: a die id, or `spoiler-<column>` for the Spoiler Die. */
@@ -24,13 +25,14 @@ function parsePick(value: string): { die: DieItem; column?: 1 | 2 | 3 } | null {
   return { die: die.data, ...(m[2] ? { column: Number(m[2]) as 1 | 2 | 3 } : {}) };
 }
 
-const EFFECT: Record<DieItem, (s: KnucklebonesState) => string> = {
-  loaded: (s) => `you rolled ${s.dice?.turn?.choices?.join(' and ')}: keep one with the buttons on the board.`,
-  lucky: (s) => `your reroll shows **${s.roll}**. Now choose a column on the board.`,
-  steady: () => 'your die shows **3**. Now choose a column on the board.',
-  echo: (s) => `your die copies **${s.roll}**. Now choose a column on the board.`,
-  spoiler: () => 'your opponent’s highest die there is gone. Now place your die on the board.',
-  twin: (s) => `place your **${s.roll}** on the board, then its twin in another column.`,
+/** `where` the next buttons are: on the board, or (used from a DM) in the turn DM the outbox sends next. */
+const EFFECT: Record<DieItem, (s: KnucklebonesState, where: string) => string> = {
+  loaded: (s, where) => `you rolled ${s.dice?.turn?.choices?.join(' and ')}: keep one with the buttons ${where}.`,
+  lucky: (s, where) => `your reroll shows **${s.roll}**. Now choose a column ${where}.`,
+  steady: (_s, where) => `your die shows **3**. Now choose a column ${where}.`,
+  echo: (s, where) => `your die copies **${s.roll}**. Now choose a column ${where}.`,
+  spoiler: (_s, where) => `your opponent’s highest die there is gone. Now place your die ${where}.`,
+  twin: (s, where) => `place your **${s.roll}** ${where}, then its twin in another column.`,
 };
 
 export const diceHandlers: ComponentHandlers<'kb:dice' | 'kb:die' | 'kb:keep'> = {
@@ -81,7 +83,8 @@ export const diceHandlers: ComponentHandlers<'kb:dice' | 'kb:die' | 'kb:keep'> =
       ...(pick.column ? { column: pick.column } : {}),
       expectedVersion: version,
     });
-    await answerMove(interaction, deps, result, `${DIE_INFO[pick.die].emoji} ${DIE_INFO[pick.die].name} used: ${EFFECT[pick.die](result.state as KnucklebonesState)}`);
+    const where = interaction.inGuild() ? 'on the board' : 'in the turn message below';
+    await answerMove(interaction, deps, result, `${DIE_INFO[pick.die].emoji} ${DIE_INFO[pick.die].name} used: ${EFFECT[pick.die](result.state as KnucklebonesState, where)}`);
   },
   async 'kb:keep'(interaction, [gameId, version, choice], deps) {
     const result = await playMove(deps.ctx, {

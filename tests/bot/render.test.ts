@@ -72,6 +72,29 @@ describe('the Knucklebones board', () => {
     expect((rows[0]!.components[1] as { custom_id: string }).custom_id).toBe('kb:place:42:7:2');
     expect((rows[1]!.components[0] as { url: string }).url).toBe('https://discord.com/channels/1/2/3');
   });
+
+  it('turn and reminder DMs offer "Use a die…" exactly where the board does', () => {
+    const fresh = { ...midGame(), turn: A, roll: 6 } as KnucklebonesState;
+    const steadied = knucklebones.apply(fresh, A, { type: 'use-die', die: 'steady' });
+    const labels = (p: { components?: Array<{ components: unknown[] }> }) => p.components!.flatMap((r) => r.components as Array<{ label?: string; custom_id?: string }>);
+    for (const state of [fresh, steadied]) {
+      for (const cycle of [false, true]) {
+        const boardMeta = { ...meta(false), cycle };
+        const onBoard = labels(knucklebonesPresenter.board(knucklebones.view(state, null), boardMeta)).find((b) => b.label === 'Use a die…');
+        for (const type of ['turn', 'reminder'] as const) {
+          for (const active of [false, true]) {
+            const n =
+              type === 'turn'
+                ? { type, gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString(), opponents: [B] }
+                : { type, gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString() };
+            const inDm = labels(knucklebonesPresenter.notification(n, { names, boardUrl: null, version: 7, active, cycle })).find((b) => b.label === 'Use a die…');
+            expect(inDm, `${type}, cycle ${cycle}, active ${active}, die used ${state === steadied}`).toEqual(active ? onBoard : undefined);
+          }
+        }
+        expect(onBoard !== undefined).toBe(cycle && state === fresh);
+      }
+    }
+  });
 });
 
 describe('customIds', () => {

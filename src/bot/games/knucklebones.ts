@@ -49,6 +49,13 @@ function columnButtons(view: KnucklebonesView, meta: { gameId: number; version: 
   };
 }
 
+/** "Use a die…" in a cycle game until a die item is used this turn; the board and the turn DMs show it alike. */
+function dieButton(view: KnucklebonesView, meta: { gameId: number; version: number; cycle?: boolean }): APIButtonComponent[] {
+  return meta.cycle && !view.dice?.turnDie
+    ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('kb:dice', meta.gameId, meta.version), label: 'Use a die…', emoji: { name: '🎲' } }]
+    : [];
+}
+
 /** Which dice items each player has used in this game (shown once one was used, or in cycle games). */
 function diceLine(view: KnucklebonesView, name: (id: string) => string): string {
   const used = view.dice?.used ?? {};
@@ -118,13 +125,9 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
   const components: MessagePayload['components'] = [];
   if (row) components.push(row);
   if (!over) {
-    const dieButton: APIButtonComponent[] =
-      meta.cycle && !view.dice?.turnDie
-        ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('kb:dice', meta.gameId, meta.version), label: 'Use a die…', emoji: { name: '🎲' } }]
-        : [];
     components.push({
       type: ComponentType.ActionRow,
-      components: [...dieButton, { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:resign', meta.gameId, meta.version), label: 'Forfeit…' }],
+      components: [...dieButton(view, meta), { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:resign', meta.gameId, meta.version), label: 'Forfeit…' }],
     });
   }
   return { content: '', embeds: [embed], components, allowed_mentions: { parse: [] } };
@@ -147,7 +150,10 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     const content = `${head}\nPlace it before ${ts(n.deadlineAt, 'f')} (${ts(n.deadlineAt, 'R')}), or you forfeit the game.${
       meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''
     }`;
-    const rows = meta.active ? [columnButtons(view, { gameId: n.gameId, version: meta.version })].filter((r) => r !== null) : [];
+    const buttonMeta = { gameId: n.gameId, version: meta.version, cycle: meta.cycle };
+    const rows = meta.active ? [columnButtons(view, buttonMeta)].filter((r) => r !== null) : [];
+    const dice = meta.active ? dieButton(view, buttonMeta) : [];
+    if (dice.length) rows.push({ type: ComponentType.ActionRow, components: dice });
     return { content, components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };

@@ -28,6 +28,8 @@ export interface NotificationMeta {
   /** The current game version, for buttons in the DM. */
   version: number;
   active: boolean;
+  /** The game belongs to a cycle: the turn DM offers "Use a die…" as the board does. */
+  cycle?: boolean;
 }
 
 /** How the bot shows one game: pure functions from an engine view to message payloads. */
