@@ -56,6 +56,12 @@ export interface Engine<State, Move, View, Options = Record<string, never>> {
   outcome(state: State): Outcome | null;
   /** `player` gives up (or timed out); the game ends. Throws RuleError if already over or not a player. */
   forfeit(state: State, player: PlayerId): State;
+  /**
+   * Optional. True when `actor`'s move left their own turn going rather than ending it (a
+   * Knucklebones die item used before placing): the turn's deadline stands. Without it, a move
+   * after which the game waits for its own actor again starts that player's next turn.
+   */
+  continuesTurn?(prev: State, next: State, actor: PlayerId): boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -209,9 +209,13 @@ function turnChanges(
     let seat = original;
     const wasWaited = before.has(seat.playerId);
     const isWaited = after.has(seat.playerId);
-    const newTurn = isWaited && (!wasWaited || seat.playerId === actor);
+    // The actor's move left their own turn going (e.g. a die item before placing): same deadline,
+    // same jobs; a fresh turn DM shows what to do next.
+    const continued = wasWaited && isWaited && seat.playerId === actor && engine.continuesTurn?.(prev, next, actor) === true;
+    const newTurn = isWaited && (!wasWaited || seat.playerId === actor) && !continued;
     if (wasWaited && (!isWaited || newTurn) && w.cancelJobsOf !== '*') w.cancelJobsOf.push(seat.playerId);
     if (!isWaited && wasWaited) seat = { ...seat, turnVersion: null, turnStartedAt: null, deadlineAt: null };
+    if (continued && seat.deadlineAt) queue(w, 'dm', turnDm(game, engine, next, seat.playerId, seat.deadlineAt));
     if (newTurn) {
       const deadlineAt = new Date(now.getTime() + minutes(timing.turnLimitMinutes));
       seat = { ...seat, turnVersion: game.version, turnStartedAt: now, deadlineAt };
@@ -221,22 +225,26 @@ function turnChanges(
         const dueAt = new Date(deadlineAt.getTime() - minutes(m));
         if (m > 0 && m < timing.turnLimitMinutes && dueAt > now) w.jobs.push({ kind: 'turn-reminder', dueAt, payload: { ...payload, minutesLeft: m } });
       }
-      queue(w, 'dm', {
-        userId: seat.playerId,
-        fallbackChannelId: game.channelId,
-        notification: {
-          type: 'turn',
-          gameId: game.id,
-          kind: game.kind,
-          view: engine.view(next, seat.playerId),
-          deadlineAt: deadlineAt.toISOString(),
-          opponents: game.seats.filter((s) => s.playerId !== seat.playerId).map((s) => s.playerId),
-        },
-      });
+      queue(w, 'dm', turnDm(game, engine, next, seat.playerId, deadlineAt));
     }
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;
   });
+}
+
+function turnDm(game: GameWithSeats, engine: AnyEngine, state: unknown, playerId: string, deadlineAt: Date): OutboxPayload<'dm'> {
+  return {
+    userId: playerId,
+    fallbackChannelId: game.channelId,
+    notification: {
+      type: 'turn',
+      gameId: game.id,
+      kind: game.kind,
+      view: engine.view(state, playerId),
+      deadlineAt: deadlineAt.toISOString(),
+      opponents: game.seats.filter((s) => s.playerId !== playerId).map((s) => s.playerId),
+    },
+  };
 }
 
 /** The game is over: every pending job is cancelled, each seat gets its result and a DM. */

@@ -297,6 +297,36 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     expect(leaderboardText(cycle, 'knucklebones', rows.map((r) => ({ ...r, points: null })))).not.toMatch(/\d pts/);
   });
 
+  it('using a die item does not restart the turn clock: same deadline, same jobs, a fresh turn DM', async () => {
+    const ctx = testContext(db);
+    const gameId = await battleGame(ctx);
+    const mover = ((await getGame(ctx, gameId, GUILD)).state as KnucklebonesState).turn!;
+    await grantItem(ctx, { guildId: GUILD, member: mod, player: mover === alice.id ? alice : bob, item: 'loaded-die', count: 1 });
+    const seatOf = () => db.prisma.seat.findFirstOrThrow({ where: { gameId, playerId: mover } });
+    const pendingJobs = () => db.prisma.job.findMany({ where: { gameId, status: 'pending' }, orderBy: { id: 'asc' } });
+    const turnDms = async () =>
+      (await db.prisma.outbox.findMany({ where: { kind: 'dm' }, orderBy: { id: 'asc' } }))
+        .map((r) => r.payload as { userId: string; notification: { type: string; deadlineAt?: string } })
+        .filter((p) => p.userId === mover && p.notification.type === 'turn');
+    const before = { seat: await seatOf(), jobs: await pendingJobs(), dms: (await turnDms()).length };
+    await ctx.clock.advance(5 * 3_600_000);
+    await useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'loaded' });
+    await playMove(ctx, { gameId, userId: mover, guildId: GUILD, move: { type: 'keep', choice: 0 } });
+    const during = await seatOf();
+    expect(during.deadlineAt).toEqual(before.seat.deadlineAt);
+    expect(during.turnVersion).toBe(before.seat.turnVersion);
+    expect((await pendingJobs()).map((j) => j.id)).toEqual(before.jobs.map((j) => j.id));
+    const dms = await turnDms();
+    expect(dms).toHaveLength(before.dms + 2);
+    expect(dms.slice(-2).map((d) => d.notification.deadlineAt)).toEqual([before.seat.deadlineAt!.toISOString(), before.seat.deadlineAt!.toISOString()]);
+    // Placing ends the turn: the mover's jobs go, the opponent's turn gets a deadline of its own.
+    await playMove(ctx, { gameId, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
+    expect((await seatOf()).deadlineAt).toBeNull();
+    const other = await db.prisma.seat.findFirstOrThrow({ where: { gameId, playerId: { not: mover } } });
+    expect(other.deadlineAt!.getTime()).toBeGreaterThan(before.seat.deadlineAt!.getTime());
+    expect((await pendingJobs()).every((j) => (j.payload as { player: string }).player === other.playerId)).toBe(true);
+  });
+
   it('a die item needs the die in the cycle inventory; each die once per game', async () => {
     const ctx = testContext(db);
     const gameId = await battleGame(ctx);

@@ -322,6 +322,11 @@ function awaiting(state: KnucklebonesState): PlayerId[] {
   return state.outcome === null && state.turn !== null ? [state.turn] : [];
 }
 
+/** Turns alternate, so a player still to move after their own move is mid-turn (a die item, a Twin's second die). */
+function continuesTurn(prev: KnucklebonesState, next: KnucklebonesState, actor: PlayerId): boolean {
+  return prev.turn === actor && next.turn === actor && next.outcome === null;
+}
+
 function outcome(state: KnucklebonesState): Outcome | null {
   return state.outcome ? copyOutcome(state.outcome) : null;
 }
@@ -384,6 +389,7 @@ export const knucklebones: Engine<KnucklebonesState, KnucklebonesMove, Knucklebo
   awaiting,
   outcome,
   forfeit,
+  continuesTurn,
 };
 
 /**
