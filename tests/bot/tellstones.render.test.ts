@@ -209,6 +209,8 @@ describe('the Tellstones board', () => {
     // Only what one face-up stone allows: place, hide, swap is not possible yet, nor anything needing a face-down stone.
     const enabled = componentsOf(payload).filter((c) => !(c as { disabled?: boolean }).disabled).map((c) => c.label);
     expect(enabled).toEqual(['Place', 'Hide', 'What do I know?', 'Forfeit…']);
+    // The turn line offers what the buttons offer, no more.
+    expect(embed.description).toContain(`: place or hide.`);
     expect(payload).toMatchSnapshot();
   });
 
@@ -228,7 +230,7 @@ describe('the Tellstones board', () => {
     expect(embed.description).toContain(`**Challenge:** <@${B}> challenges <@${A}> to name the stone at position 4.`);
     // The deadline shown is the answerer's.
     expect(embed.description).toContain(`then <@${A}> forfeits`);
-    expect(embed.fields![0]!.value.split('\n').slice(0, 4)).toEqual(['`1` 🐴 Knight', '`2` 🔨 Hammer', `\`3\` ${BACK} face down`, `\`4\` ${BACK} face down`]);
+    expect(embed.fields![0]!.value.split('\n').slice(0, 4)).toEqual(['`1` 🐴 Knight ← left end', '`2` 🔨 Hammer', `\`3\` ${BACK} face down`, `\`4\` ${BACK} face down ← right end`]);
     // Answer buttons: all seven symbols, in the rulebook's order, 4 + 3, whatever the stone is.
     const [r1, r2, r3] = payload.components!;
     const answers = [...r1!.components, ...r2!.components] as Component[];

@@ -7,7 +7,7 @@ import { answerMove, type ComponentHandlers } from '../components.ts';
 import { customId } from '../custom-id.ts';
 import { mention } from '../format.ts';
 import { EPHEMERAL } from '../interaction-utils.ts';
-import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, stoneOptions, symbolRows, symbolText, where } from './tellstones.ts';
+import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, positionPair, stoneOptions, symbolRows, symbolText, where } from './tellstones.ts';
 
 /**
  * Tellstones' buttons and menus. The board carries one button per action; a multi-step action
@@ -175,7 +175,7 @@ export const tellstonesHandlers: ComponentHandlers<
     if (!a || !b) throw new UserError('tellstones/swap-two', 'Pick two stones to swap.');
     if (a.line !== b.line) throw new UserError('tellstones/swap-one-line', 'Both stones of a swap must be on the same line. Open Swap again and pick two of one line.');
     await move(i, deps, g, ver, { type: 'swap', a: a.position, b: b.position, ...lineOf(l.view, a.line) });
-    await done(i, `✅ You swapped the stones at ${where(l.view, a.line, a.position)} and ${b.position + 1}.`);
+    await done(i, `✅ You swapped the stones at ${positionPair(l.view, a.line, a.position, b.position)}.`);
   },
 
   async 'ts:peek'(i, [g, ver, share], deps) {

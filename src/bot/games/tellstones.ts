@@ -57,6 +57,11 @@ export function where(view: Pick<TellstonesView, 'lines'>, line: number, positio
   return view.lines.length > 1 ? `line ${line + 1}, position ${position + 1}` : `position ${position + 1}`;
 }
 
+/** "positions 1 and 4", or "positions 1 and 4 of line 2" in Fearless Vanguard. */
+export function positionPair(view: Pick<TellstonesView, 'lines'>, line: number, a: number, b: number): string {
+  return `positions ${a + 1} and ${b + 1}${view.lines.length > 1 ? ` of line ${line + 1}` : ''}`;
+}
+
 /** The title of a line's field: "Line", or "Line 1 (Alice's set)". */
 function lineTitle(view: TellstonesView, l: ViewLine, names: Names): string {
   return view.lines.length > 1 ? `Line ${l.line + 1}${l.owner ? ` (${nameOf(names, l.owner)}’s set)` : ''}` : 'The line';
@@ -68,7 +73,10 @@ export function stoneRow(position: number, symbol: TellstonesSymbol | null): str
 }
 
 function lineField(view: TellstonesView, l: ViewLine, names: Names): APIEmbedField {
-  const stones = l.stones.map((s) => stoneRow(s.position, s.faceUp ? s.symbol : null));
+  // Listed top to bottom, so the ends are named (moves speak of the left and right end).
+  const last = l.stones.length - 1;
+  const end = (i: number) => (last < 1 ? '' : i === 0 ? ' ← left end' : i === last ? ' ← right end' : '');
+  const stones = l.stones.map((s, i) => `${stoneRow(s.position, s.faceUp ? s.symbol : null)}${end(i)}`);
   const pool = l.pool.length ? l.pool.map(symbolText).join(' · ') : 'empty';
   return { name: lineTitle(view, l, names), value: `${stones.join('\n')}\n**Pool:** ${pool}`, inline: view.lines.length > 1 };
 }
@@ -88,7 +96,9 @@ function pointsText(view: TellstonesView, names: Names): string {
 const sym = (s: TellstonesSymbol | null) => (s === null ? 'a stone' : `the ${symbolText(s)}`);
 
 /** One public log line (symbols that are face down now come as null from the view: "a stone"). */
-export function logLine(view: Pick<TellstonesView, 'lines'>, e: ViewLogEntry): string {
+export function logLine(view: Pick<TellstonesView, 'lines' | 'sides'>, e: ViewLogEntry): string {
+  // In King's Circle a point goes to the scorer's team.
+  const scores = (p: PlayerId) => (view.sides.some((s) => s.players.length > 1) ? `${mention(p)}’s team scores` : `${mention(p)} scores`);
   switch (e.kind) {
     case 'start':
       return `The game began with ${sym(e.symbol)} face up${view.lines.length > 1 ? ` on line ${e.line + 1}` : ''}.`;
@@ -97,7 +107,7 @@ export function logLine(view: Pick<TellstonesView, 'lines'>, e: ViewLogEntry): s
     case 'hide':
       return `${mention(e.actor)} hid the stone at ${where(view, e.line, e.position)}.`;
     case 'swap':
-      return `${mention(e.actor)} swapped the stones at ${where(view, e.line, e.a)} and ${e.b + 1}.`;
+      return `${mention(e.actor)} swapped the stones at ${positionPair(view, e.line, e.a, e.b)}.`;
     case 'peek': {
       const at = e.positions.map((p) => p + 1).join(', ');
       const lineText = view.lines.length > 1 ? ` of line ${e.line + 1}` : '';
@@ -108,12 +118,12 @@ export function logLine(view: Pick<TellstonesView, 'lines'>, e: ViewLogEntry): s
     case 'challenge':
       return `${mention(e.actor)} challenged ${mention(e.answerer)} to name the stone at ${where(view, e.line, e.position)}.`;
     case 'answer-challenge':
-      return `${mention(e.actor)} named ${sym(e.named)}: it was ${sym(e.symbol)}. ${e.correct ? 'Right!' : 'Wrong!'} ${mention(e.scorer)} scores.`;
+      return `${mention(e.actor)} named ${sym(e.named)}: it was ${sym(e.symbol)}. ${e.correct ? 'Right!' : 'Wrong!'} ${scores(e.scorer)}.`;
     case 'boast':
       return `${mention(e.actor)} boasted to know every face-down stone; ${mention(e.answerer)} answers.`;
     case 'answer-boast':
       return e.answer === 'believe'
-        ? `${mention(e.actor)} believed the boast: ${e.scorer ? mention(e.scorer) : 'the boaster'} scores.`
+        ? `${mention(e.actor)} believed the boast: ${e.scorer ? scores(e.scorer) : 'the boaster scores'}.`
         : e.answer === 'doubt'
           ? `${mention(e.actor)} doubted the boast: every face-down stone must now be named.`
           : `${mention(e.actor)} counter-boasted.`;
@@ -142,13 +152,27 @@ function resultText(view: TellstonesView): string {
   }
 }
 
+/** The actions open to the player to move, in words: only the legal ones (as the buttons). */
+function actionList(view: TellstonesView): string {
+  const legal = publicLegal(view);
+  const names = [
+    legal.place && 'place',
+    legal.hide && 'hide',
+    legal.swap && 'swap',
+    legal.peek && `peek (${view.peekLimit === 3 ? 'up to 3 stones' : '1 stone'})`,
+    legal.challenge && 'challenge',
+    legal.boast && 'boast',
+  ].filter((x): x is string => Boolean(x));
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'nothing');
+}
+
 /** What the game waits for, in words. */
 function statusText(view: TellstonesView, meta: BoardMeta): string[] {
   const out: string[] = [];
   const p = view.pending;
   if (!view.turn) return out;
   if (!p) {
-    out.push(`**Turn:** ${mention(view.turn)}: place, hide, swap, peek (${view.peekLimit === 3 ? 'up to 3 stones' : '1 stone'}), challenge or boast.`);
+    out.push(`**Turn:** ${mention(view.turn)}: ${actionList(view)}.`);
   } else if (p.kind === 'challenge') {
     out.push(`**Challenge:** ${mention(p.challenger)} challenges ${mention(p.answerer)} to name the stone at ${where(view, p.line, p.position)}.`);
   } else if (p.kind === 'boast') {
@@ -235,7 +259,7 @@ function boardComponents(view: TellstonesView, meta: BoardMeta): Row[] {
 function board(view: TellstonesView, meta: BoardMeta): MessagePayload {
   const lines: string[] = [];
   lines.push(view.sides.map((s) => sideText(view, s.side)).join(' vs '));
-  lines.push(`**Points:** ${pointsText(view, meta.names)} (3 win)`);
+  lines.push(`**Points:** ${pointsText(view, meta.names)} (3 to win)`);
   if (view.outcome) lines.push(resultText(view));
   else lines.push(...statusText(view, meta));
   const recent = view.log.slice(-4).map((e) => `• ${logLine(view, e)}`);
@@ -279,14 +303,15 @@ function linkRow(url: string | null): Row[] {
 /** What the recipient must do now, in words (no symbols). */
 function yourPart(view: TellstonesView, me: PlayerId): string {
   const p = view.pending;
-  if (!p) return `place, hide, swap, peek (${view.peekLimit === 3 ? 'up to 3' : '1'}), challenge or boast`;
+  if (!p) return actionList(view);
   if (p.kind === 'challenge') return `${mention(p.challenger)} challenges you: name the stone at ${where(view, p.line, p.position)}`;
   if (p.kind === 'boast') return `${mention(p.boaster)} boasts: believe, doubt${p.canCounter ? ' or counter' : ''}`;
   return p.boaster === me ? 'your boast was doubted: name the next face-down stone' : `prove your partner’s boast: name the next face-down stone`;
 }
 
 function notification(n: Notification, meta: NotificationMeta): MessagePayload {
-  const title = `**Tellstones #${n.gameId}**`;
+  const variant = 'view' in n ? (n.view as TellstonesView).variant : null;
+  const title = `**${variant ? VARIANT_NAME[variant] : 'Tellstones'} #${n.gameId}**`;
   const base: Pick<MessagePayload, 'components' | 'allowed_mentions'> = { components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
   const knownLine = (view: TellstonesView) =>
     view.known.length ? `\nYou know ${view.known.length} face-down stone${view.known.length === 1 ? '' : 's'}: click **What do I know?** on the board.` : '';
