@@ -322,8 +322,10 @@ export async function startGame(tx: Tx, ctx: ServiceContext, input: StartGameInp
     include: { seats: { orderBy: { seat: 'asc' } } },
   });
   const w = noWrites();
-  const seats = turnChanges(ctx, game, engine, null, state, null, guild, now, w);
+  // The board first: a game started without a message (a Battle Phase game) gets its board posted
+  // before the first turn DM is rendered, so that DM links to it (the outbox delivers in order).
   queue(w, 'board', { gameId: game.id });
+  const seats = turnChanges(ctx, game, engine, null, state, null, guild, now, w);
   await flushWrites(tx, game.id, w, now);
   return { ...game, seats };
 }
