@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
-import { button, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+import { aliasOf, button, EPHEMERAL, expectRefused, runCommand, startHarness, text, type Harness } from '../helpers/harness.ts';
 
 /**
  * A whole cycle through the emulator and the real discord.js client: season and cycle, Rest Phase
@@ -19,14 +19,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-const alias = (userId: string) => Object.entries(ids).find(([, id]) => id === userId)![0];
-const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => h.api.command({ user, channel, name, options });
+const alias = (userId: string) => aliasOf(h, userId);
+const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => runCommand(h, user, channel, name, options);
 
-async function refused(p: ReturnType<typeof cmd>, pattern: RegExp) {
-  const r = await p;
-  expect(r.response?.message?.flags).toBe(EPHEMERAL);
-  expect(r.response?.message?.content).toMatch(pattern);
-}
+const refused = expectRefused;
 
 async function channelText(channel: string): Promise<string[]> {
   return (await h.api.messages(channel, 'carol')).messages.map((m) => text(m));

@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
-import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+import { aliasOf, button, buttons, EPHEMERAL, expectRefused, runCommand, startHarness, text, type Harness } from '../helpers/harness.ts';
 
 /**
  * Dice items used from the turn DM (where players on phones play), through the emulator and the
@@ -22,8 +22,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const alias = (userId: string) => Object.entries(ids).find(([, id]) => id === userId)![0];
-const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => h.api.command({ user, channel, name, options });
+const alias = (userId: string) => aliasOf(h, userId);
+const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => runCommand(h, user, channel, name, options);
 
 async function gameState(gameId: number) {
   const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
@@ -48,11 +48,7 @@ function menuOf(message: APIMessage): { custom_id: string; options: Array<{ valu
   return (message.components![0] as { components: Array<{ custom_id: string; options: Array<{ value: string; description?: string }> }> }).components[0]!;
 }
 
-async function refused(p: ReturnType<typeof h.api.click>, pattern: RegExp) {
-  const r = await p;
-  expect(r.response?.message?.flags).toBe(EPHEMERAL);
-  expect(r.response?.message?.content).toMatch(pattern);
-}
+const refused = expectRefused;
 
 /** Runs `fn` and checks that the game did not change. */
 async function unchanged(gameId: number, fn: () => Promise<void>) {

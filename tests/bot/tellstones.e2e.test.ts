@@ -2,7 +2,7 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYMBOL_NAME } from '../../src/bot/games/tellstones.ts';
 import { SYMBOLS, type TellstonesState, type TellstonesSymbol } from '../../src/engines/tellstones/index.ts';
-import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+import { aliasOf, button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
 
 /**
  * Tellstones through the emulator and the real discord.js client: slash commands, board buttons,
@@ -26,7 +26,7 @@ type Select = { type: number; custom_id: string; options: Array<{ value: string;
 function selects(m: APIMessage): Select[] {
   return (m.components ?? []).flatMap((r) => ((r as { components?: Select[] }).components ?? []).filter((c) => c.type === 3));
 }
-const alias = (userId: string) => Object.entries(ids).find(([, id]) => id === userId)![0];
+const alias = (userId: string) => aliasOf(h, userId);
 const all = (m: APIMessage) => `${text(m)}\n${JSON.stringify(m.components ?? [])}`;
 
 async function load(gameId: number) {

@@ -1,8 +1,9 @@
 import type { APIMessage } from 'discord.js';
+import { expect } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
 import { deployCommands } from '../../src/bot/deploy.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
-import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient } from '../../src/emulator/index.ts';
+import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '../../src/emulator/index.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -66,4 +67,23 @@ export function text(message: APIMessage | undefined): string {
   return [message.content, ...(message.embeds ?? []).flatMap((e) => [e.title, e.description, ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text])]
     .filter(Boolean)
     .join('\n');
+}
+
+/** The demo user alias ("alice") of a Discord user id. */
+export function aliasOf(h: Harness, userId: string): string {
+  const hit = Object.entries(h.emulator.users).find(([, id]) => id === userId);
+  if (!hit) throw new Error(`user ${userId} is not one of the demo users`);
+  return hit[0];
+}
+
+/** Runs a slash command as `user` in `channel` (an alias, a channel name or "dm"). */
+export function runCommand(h: Harness, user: string, channel: string, name: string, options: Record<string, unknown>): Promise<InteractionResult> {
+  return h.api.command({ user, channel, name, options });
+}
+
+/** Expects the interaction to be refused with an ephemeral message matching `pattern`. */
+export async function expectRefused(p: Promise<InteractionResult>, pattern: RegExp): Promise<void> {
+  const r = await p;
+  expect(r.response?.message?.flags).toBe(EPHEMERAL);
+  expect(r.response?.message?.content).toMatch(pattern);
 }
