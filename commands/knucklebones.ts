@@ -83,9 +83,9 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     case 'place': {
       const guildId = requireGuild(interaction);
       const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: input.game });
-      const before = await deps.ctx.db.game.findUnique({ where: { id: gameId }, select: { state: true } });
-      const roll = (before?.state as { roll?: number } | null)?.roll;
       const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, move: { type: 'place', column: input.column } });
+      // The die placed is the one rolled before the move (the game as locked, which playMove returns).
+      const roll = (result.game.state as { roll?: number } | null)?.roll;
       const over = result.outcome ? ' The game is over: see the board.' : '';
       await interaction.reply({ content: `🎲 You placed your ${roll ?? 'die'} in column ${input.column} of game #${gameId}.${over}`, flags: EPHEMERAL });
       return;

@@ -160,12 +160,13 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const { gameId } = await challengeAndAccept('carol', 'dave');
     let { state } = await gameState(gameId);
     const mover = alias(state.turn!);
+    const rolled = state.roll!;
     const placed = await h.api.command({ user: mover, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'place', column: 3 } });
     expect(placed.response?.message?.flags).toBe(EPHEMERAL);
-    expect(placed.response?.message?.content).toMatch(/placed your \d in column 3/);
+    expect(placed.response?.message?.content).toContain(`placed your ${rolled} in column 3 of game #${gameId}`);
     await h.settle();
     ({ state } = await gameState(gameId));
-    expect(state.grids[ids[mover as 'carol']]![2]).toHaveLength(1);
+    expect(state.grids[ids[mover as 'carol']]![2]).toEqual([rolled]);
     expect(text(await boardMessage(gameId))).toMatch(/Turn 2/);
 
     const unknown = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'place', column: 1, game: 99999 } });
