@@ -357,6 +357,15 @@ function requireVersion(game: GameWithSeats, expected: number | undefined): void
   }
 }
 
+/** Locks a game for a seated player's action: it must be theirs, running, and at the version they saw. */
+async function lockForPlayer(tx: Tx, input: { gameId: number; userId: string; guildId: string | null; expectedVersion?: number }): Promise<LockedGame> {
+  const game = await loadForUpdate(tx, input.gameId, input.guildId);
+  requireSeat(game, input.userId);
+  requireActive(game);
+  requireVersion(game, input.expectedVersion);
+  return game;
+}
+
 /**
  * One use case, one transaction; wakes the outbox after the commit. When the database is so busy
  * that no connection frees up in time (Prisma's P2028), nothing has happened yet, so the user is
@@ -398,10 +407,7 @@ export async function playMove(
   },
 ): Promise<MoveResult> {
   return inTransaction(ctx, async (tx) => {
-    const game = await loadForUpdate(tx, input.gameId, input.guildId);
-    requireSeat(game, input.userId);
-    requireActive(game);
-    requireVersion(game, input.expectedVersion);
+    const game = await lockForPlayer(tx, input);
     await input.guard?.(tx, game);
     const engine = engineFor(game.kind);
     const move = engine.moveSchema.safeParse(input.move);
@@ -430,10 +436,7 @@ export async function resign(
   input: { gameId: number; userId: string; guildId: string | null; expectedVersion?: number },
 ): Promise<MoveResult> {
   return inTransaction(ctx, async (tx) => {
-    const game = await loadForUpdate(tx, input.gameId, input.guildId);
-    requireSeat(game, input.userId);
-    requireActive(game);
-    requireVersion(game, input.expectedVersion);
+    const game = await lockForPlayer(tx, input);
     const engine = engineFor(game.kind);
     const prev = parseState(engine, game);
     let next: unknown;
