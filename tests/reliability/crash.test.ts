@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
 import { silentLogger } from '../../src/log.ts';
 import { verifyGame } from '../../src/services/replay.ts';
-import { botMessages, clickOnce, startGame, startWorld, until, type World } from './support.ts';
+import { botMessages, clickOnce, PAIRS, startGame, startWorld, until, type World } from './support.ts';
 
 /**
  * Stonehall as a real process, killed with SIGKILL at random moments while games are played and
@@ -18,14 +18,6 @@ afterAll(async () => {
   await w?.close();
 });
 
-const PAIRS: Array<[string, string]> = [
-  ['alice', 'bob'],
-  ['carol', 'dave'],
-  ['alice', 'carol'],
-  ['bob', 'dave'],
-  ['alice', 'dave'],
-  ['bob', 'carol'],
-];
 
 async function outboxSettled() {
   return (await w.db.prisma.outbox.count({ where: { status: 'pending' } })) === 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGame, startWorld, until, type World } from './support.ts';
+import { PAIRS, startGame, startWorld, until, type World } from './support.ts';
 
 /**
  * Two Stonehall processes on one database and one emulator: the bot (gateway) and a worker
@@ -19,16 +19,8 @@ describe('several processes', () => {
     const bot = w.bot();
     const worker = w.bot({ STONEHALL_GATEWAY: '0' });
     await Promise.all([bot.start(), worker.start()]);
-    const pairs: Array<[string, string]> = [
-      ['alice', 'bob'],
-      ['carol', 'dave'],
-      ['alice', 'carol'],
-      ['bob', 'dave'],
-      ['alice', 'dave'],
-      ['bob', 'carol'],
-    ];
     const games: number[] = [];
-    for (const [a, b] of pairs) games.push(await startGame(w, a, b));
+    for (const [a, b] of PAIRS) games.push(await startGame(w, a, b));
     // Reminders at 12 h, 4 h, 1 h, then the deadline: 24 jobs racing between the two processes.
     // Each step waits for its jobs: a reminder swept late, together with a later one, is dropped.
     for (const hours of [12, 8, 3, 2]) {

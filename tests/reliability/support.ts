@@ -52,6 +52,16 @@ export async function until(cond: () => Promise<boolean>, what: string, ms = 30_
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Six games among the four demo players, each pair once. */
+export const PAIRS: ReadonlyArray<[string, string]> = [
+  ['alice', 'bob'],
+  ['carol', 'dave'],
+  ['alice', 'carol'],
+  ['bob', 'dave'],
+  ['alice', 'dave'],
+  ['bob', 'carol'],
+];
+
 /** Challenges and accepts through the test API; returns the game id. */
 export async function startGame(w: World, a: string, b: string): Promise<number> {
   const api = w.emulator.client;
