@@ -1,4 +1,4 @@
-import { DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
+import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
 import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -90,7 +90,9 @@ export class DiscordDeliverer implements Deliverer {
       cycle: game !== null && game.cycleId !== null,
     });
     try {
-      const msg = await this.post(await this.dmChannel(p.userId), { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+      const channelId = await this.dmChannel(p.userId);
+      const msg = await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+      if (p.notification.type !== 'update') await this.retirePreviousDm(p.userId, p.notification.gameId, channelId, msg.id, payload);
       return msg.id;
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
@@ -104,6 +106,25 @@ export class DiscordDeliverer implements Deliverer {
         return `fallback:${msg.id}`;
       }
       throw err;
+    }
+  }
+
+  /**
+   * Only the newest turn, reminder or game-over DM of a game offers moves: the previous one keeps
+   * its text and its link to the board but loses its game buttons. Cosmetic, so a failure is
+   * logged and the delivery still counts (a click on an old button is refused anyway).
+   */
+  private async retirePreviousDm(userId: string, gameId: number, channelId: string, newId: string, payload: MessagePayload): Promise<void> {
+    try {
+      const seat = await this.ctx.db.seat.findFirst({ where: { gameId, playerId: userId }, select: { dmMessageId: true } });
+      if (!seat || seat.dmMessageId === newId) return;
+      await this.ctx.db.seat.updateMany({ where: { gameId, playerId: userId }, data: { dmMessageId: newId } });
+      if (!seat.dmMessageId) return;
+      const links = (payload.components ?? []).filter((r) => r.components.every((c) => c.type === ComponentType.Button && c.style === ButtonStyle.Link));
+      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), { body: { components: links } });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return;
+      this.ctx.log.warn({ err, gameId, userId }, 'could not remove the buttons of an older DM');
     }
   }
 

@@ -130,13 +130,16 @@ describe('dice items from the turn DM', () => {
     expect((await gameState(gameId)).game.boardVersion).toBe((await gameState(gameId)).game.version);
     expect(text(b)).toMatch(/used the Loaded Die and rolled/);
     expect(labels(b)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Forfeit…']);
-    // A new turn DM carries the same two buttons, and no "Use a die…"; the first DM's button is stale.
+    // A new turn DM carries the same two buttons, and no "Use a die…"; the first DM loses its
+    // buttons, and its old "Use a die…" (from a client that still shows it) is stale.
     const firstDm = dm;
     dm = await turnDm(mover);
     expect(labels(dm)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Open the board']);
+    expect(labels((await h.api.dms(mover)).messages.find((m) => m.id === firstDm.id)!)).toEqual(['Open the board']);
     const keepId = button(dm, (x) => x.label === `Keep ${choices[1]}`).custom_id!;
     await unchanged(gameId, () => refused(forged(other, { custom_id: keepId, component_type: 2 }), /not your turn/));
-    await unchanged(gameId, () => refused(h.api.click(mover, firstDm.id, useId), /older board/));
+    const staleUse = () => h.api.rawInteraction({ user: mover, channel: 'dm', type: 3, data: { custom_id: useId, component_type: 2 }, message: firstDm.id });
+    await unchanged(gameId, () => refused(staleUse(), /older board/));
 
     const kept = await h.api.click(mover, dm.id, keepId);
     expect(kept.response?.type).toBe(7);

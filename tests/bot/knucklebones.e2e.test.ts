@@ -136,9 +136,14 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
       moves++;
       await h.settle();
     }
-    // The buttons of an old turn DM are stale now: refused, nothing changes.
+    // Only a player's newest DM of the game offers moves: older ones keep their text and the link
+    // to the board. A click on an old button (from a client that still shows it) is refused.
+    for (const u of ['alice', 'bob']) {
+      const dms = (await h.api.dms(u)).messages.filter((m) => m.content.includes(`Knucklebones #${gameId}`));
+      for (const m of dms.slice(0, -1)) expect(buttons(m).map((b) => b.label)).toEqual(['Open the board']);
+    }
     const oldButton = button(staleDm!.message, (b) => b.custom_id?.startsWith('kb:place') ?? false);
-    const stale = await h.api.click(staleDm!.user, staleDm!.message.id, oldButton.custom_id!);
+    const stale = await h.api.rawInteraction({ user: staleDm!.user, channel: 'dm', type: 3, data: { custom_id: oldButton.custom_id!, component_type: 2 }, message: staleDm!.message.id });
     expect(stale.response?.message?.flags).toBe(EPHEMERAL);
     expect(stale.response?.message?.content).toMatch(/older board|already over/);
     const final = await boardMessage(gameId);

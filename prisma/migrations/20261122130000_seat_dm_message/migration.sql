@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "seats" ADD COLUMN     "dm_message_id" TEXT;
