@@ -97,7 +97,11 @@ const expiryPayload = z.object({ tableId: z.number().int() });
  */
 export async function expireTable(tx: Tx, ctx: ServiceContext, payload: unknown): Promise<string> {
   const { tableId } = expiryPayload.parse(payload);
-  const table = await lockTable(tx, tableId, null).catch(() => null);
+  // Only "no such table" means there is nothing to expire; any other error fails the job (retried).
+  const table = await lockTable(tx, tableId, null).catch((err: unknown) => {
+    if (err instanceof UserError) return null;
+    throw err;
+  });
   if (!table) return 'table-gone';
   if (table.status !== 'open') return `table-${table.status}`;
   const now = ctx.clock.now();
