@@ -41,6 +41,7 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'kb:place' | 
       userId: interaction.user.id,
       guildId: interaction.guildId,
       names: { [interaction.user.id]: displayName(interaction.user) },
+      messageId: interaction.message.id,
     });
     const snap = await getGame(deps.ctx, game.id, null);
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));

@@ -77,7 +77,18 @@ export async function joinCommand(
     withResponse: true,
   });
   const messageId = response.resource?.message?.id;
-  if (messageId) await setChallengeMessage(deps.ctx, result.challenge.id, messageId);
+  if (!messageId) return;
+  const now = await setChallengeMessage(deps.ctx, result.challenge.id, messageId);
+  // Accepted by a challenge back before this message was recorded: the game's board is another
+  // message, so this one must not keep live Accept/Decline buttons. (An Accept click on this very
+  // message makes it the board; a Decline click edits it itself.)
+  if (now?.challenge.status === 'accepted' && now.boardMessageId !== messageId) {
+    await interaction.editReply({
+      content: `⚔️ ${mention(opponent.id)} accepted ${mention(from.id)}'s challenge by challenging back: ${title} #${now.challenge.gameId} is on! The board is in this channel.`,
+      components: [],
+      allowedMentions: { parse: [] },
+    });
+  }
 }
 
 export function presenterTitle(kind: string): string {

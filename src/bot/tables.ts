@@ -94,6 +94,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave'> = {
       tableId,
       guildId: interaction.guildId,
       user: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot },
+      messageId: interaction.message.id,
     });
     if (!game) {
       await interaction.update(tableMessage(table) as never);
@@ -106,7 +107,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave'> = {
   },
   async 'tb:leave'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are left in the server.');
-    const table = await leaveTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id });
+    const table = await leaveTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
     await interaction.update(tableMessage(table) as never);
   },
 };

@@ -8,7 +8,14 @@ import { routePatternMatches, type Reply } from './http.ts';
 export interface FaultSpec {
   /** "POST /channels/:id/messages", "PATCH /webhooks/:app/:token/messages/:id", "* /channels/:id/messages" or "*". */
   route: string;
-  status: 429 | 500 | 502 | 503;
+  /**
+   * The error to answer with; omitted with `delayMs`: the request succeeds as usual, but its answer
+   * reaches the bot only after `delayMs` (network latency, e.g. to open the window between a reply
+   * being visible to users and the bot learning its message id).
+   */
+  status?: 429 | 500 | 502 | 503;
+  /** Holds the (successful) answer back this long, in milliseconds. */
+  delayMs?: number;
   /** 429 only: seconds to wait (float, as Discord's retry_after). Default 0.05. */
   retryAfter?: number;
   /** 429 only: a global rate limit instead of a per-route one. */
@@ -17,8 +24,11 @@ export interface FaultSpec {
   count?: number;
 }
 
-export interface QueuedFault extends Required<Omit<FaultSpec, 'retryAfter' | 'global'>> {
+export interface QueuedFault extends Required<Omit<FaultSpec, 'retryAfter' | 'global' | 'status' | 'delayMs'>> {
   id: number;
+  /** null: a delay, not an error. */
+  status: 429 | 500 | 502 | 503 | null;
+  delayMs: number;
   retryAfter: number;
   global: boolean;
   /** How many times this fault has fired. */
@@ -33,7 +43,8 @@ export class Faults {
     const fault: QueuedFault = {
       id: this.nextId++,
       route: spec.route,
-      status: spec.status,
+      status: spec.status ?? null,
+      delayMs: spec.delayMs ?? 0,
       retryAfter: spec.retryAfter ?? 0.05,
       global: spec.global ?? false,
       count: spec.count ?? 1,
@@ -47,13 +58,21 @@ export class Faults {
     return this.queue.splice(0).length;
   }
 
-  /** The reply for the first queued fault matching this request, consuming one use of it. */
-  take(method: string, path: string): Reply | undefined {
+  /**
+   * The first queued fault matching this request, consuming one use of it: `{ reply }` for an
+   * injected error, `{ delayMs }` for a request to handle normally and answer late.
+   */
+  take(method: string, path: string): { reply: Reply } | { delayMs: number } | undefined {
     const i = this.queue.findIndex((f) => routePatternMatches(f.route, method, path));
     const fault = i >= 0 ? this.queue[i] : undefined;
     if (!fault) return undefined;
     fault.fired++;
     if (fault.fired >= fault.count) this.queue.splice(i, 1);
+    if (fault.status === null) return { delayMs: fault.delayMs };
+    return { reply: this.errorReply({ ...fault, status: fault.status }, method) };
+  }
+
+  private errorReply(fault: QueuedFault & { status: 429 | 500 | 502 | 503 }, method: string): Reply {
     if (fault.status === 429) {
       const bucket = createHash('sha1').update(`${method} ${fault.route}`).digest('hex').slice(0, 32);
       const retry = fault.retryAfter;
@@ -69,7 +88,7 @@ export class Faults {
       if (fault.global) headers['X-RateLimit-Global'] = 'true';
       return { status: 429, json: { message: 'You are being rate limited.', retry_after: retry, global: fault.global }, headers };
     }
-    const text = fault.status === 500 ? 'Internal Server Error' : fault.status === 502 ? 'Bad Gateway' : 'Service Unavailable';
+    const text: string = fault.status === 500 ? 'Internal Server Error' : fault.status === 502 ? 'Bad Gateway' : 'Service Unavailable';
     return { status: fault.status, json: { message: `${fault.status}: ${text}`, code: 0 } };
   }
 }

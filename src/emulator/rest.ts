@@ -62,15 +62,17 @@ export class RestApi {
     const path = m[2] ?? '/';
     let reply: Reply;
     let rawBody: Buffer | undefined;
+    let delayMs = 0;
     try {
       const version = m[1] ? Number(m[1]) : 10;
       if (version < 9 || version > 10) throw new ApiError(400, 50041, 'Invalid API version provided');
       const fault = this.deps.faults.take(method, path);
-      if (fault) {
-        this.deps.logger.warn({ method, path, status: fault.status }, 'emulator: injected fault');
-        send(res, fault);
+      if (fault && 'reply' in fault) {
+        this.deps.logger.warn({ method, path, status: fault.reply.status }, 'emulator: injected fault');
+        send(res, fault.reply);
         return true;
       }
+      if (fault) delayMs = fault.delayMs;
       const match = this.router.match(method, path);
       if (match === undefined) throw Errors.notFound();
       if (match === 'methodNotAllowed') throw Errors.methodNotAllowed();
@@ -109,6 +111,7 @@ export class RestApi {
         reply = json(500, { message: '500: Internal Server Error', code: 0 });
       }
     }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     send(res, reply);
     return true;
   }

@@ -71,11 +71,12 @@ export const schemas = {
   advance: z.object({ ms: z.number().finite().min(0) }),
   fault: z.object({
     route: z.string().min(1),
-    status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]),
+    status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional(),
+    delayMs: z.number().int().min(1).max(60_000).optional(),
     retryAfter: z.number().min(0).max(60).optional(),
     global: z.boolean().optional(),
     count: z.number().int().min(1).max(1000).optional(),
-  }),
+  }).refine((f) => (f.status === undefined) !== (f.delayMs === undefined), { message: 'give either status (an error) or delayMs (a late answer)' }),
   disconnect: z.object({
     mode: z.enum(['close', 'terminate', 'reconnect', 'invalidate']).optional(),
     code: z.number().int().min(1000).max(4999).optional(),

@@ -77,9 +77,23 @@ export async function challenge(
   });
 }
 
-/** Remembers which message shows the challenge (it becomes the board when accepted). */
-export async function setChallengeMessage(ctx: ServiceContext, challengeId: number, messageId: string): Promise<void> {
+/**
+ * Remembers which message shows the challenge (it becomes the board when accepted). The reply that
+ * created the message is visible before the bot learns its id, so the challenge may already be
+ * closed by then: an Accept click records the clicked message itself (see acceptChallenge), but a
+ * challenge answered by challenging back started its game without this message. The caller gets
+ * the challenge as it is now, and the game's board message, to tidy its reply in that case.
+ */
+export async function setChallengeMessage(
+  ctx: ServiceContext,
+  challengeId: number,
+  messageId: string,
+): Promise<{ challenge: Challenge; boardMessageId: string | null } | null> {
   await ctx.db.challenge.updateMany({ where: { id: challengeId, messageId: null }, data: { messageId } });
+  const ch = await ctx.db.challenge.findUnique({ where: { id: challengeId } });
+  if (!ch) return null;
+  const game = ch.gameId ? await ctx.db.game.findUnique({ where: { id: ch.gameId }, select: { boardMessageId: true } }) : null;
+  return { challenge: ch, boardMessageId: game?.boardMessageId ?? null };
 }
 
 async function lockChallenge(tx: Tx, challengeId: number, guildId: string): Promise<Challenge> {
@@ -118,7 +132,18 @@ function checkOptions(kind: string, options: unknown): unknown {
 
 export async function acceptChallenge(
   ctx: ServiceContext,
-  input: { challengeId: number; userId: string; guildId: string; seed?: string; names?: Record<string, string> },
+  input: {
+    challengeId: number;
+    userId: string;
+    guildId: string;
+    seed?: string;
+    names?: Record<string, string>;
+    /**
+     * The message the Accept was clicked on: the challenge's own message. It becomes the board
+     * when the challenge has no message recorded yet (a click that beat the bot's bookkeeping).
+     */
+    messageId?: string;
+  },
 ): Promise<{ challenge: Challenge; game: GameWithSeats }> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
@@ -127,6 +152,7 @@ export async function acceptChallenge(
     await lockPair(tx, ch.guildId, ch.kind, ch.challengerId, ch.opponentId);
     const players = await tx.player.findMany({ where: { id: { in: [ch.challengerId, ch.opponentId] } } });
     const name = (id: string) => input.names?.[id] ?? players.find((p) => p.id === id)?.name ?? id;
+    const boardMessageId = ch.messageId ?? input.messageId ?? null;
     const game = await startGame(tx, ctx, {
       guildId: ch.guildId,
       channelId: ch.channelId,
@@ -136,10 +162,13 @@ export async function acceptChallenge(
         { id: ch.opponentId, name: name(ch.opponentId) },
       ],
       options: ch.options,
-      boardMessageId: ch.messageId,
+      boardMessageId,
       ...(input.seed ? { seed: input.seed } : {}),
     });
-    const closed = await tx.challenge.update({ where: { id: ch.id }, data: { status: 'accepted', gameId: game.id, closedAt: ctx.clock.now() } });
+    const closed = await tx.challenge.update({
+      where: { id: ch.id },
+      data: { status: 'accepted', gameId: game.id, closedAt: ctx.clock.now(), messageId: boardMessageId },
+    });
     return { challenge: closed, game };
   });
 }

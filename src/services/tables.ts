@@ -129,14 +129,32 @@ export async function setTableMessage(ctx: ServiceContext, tableId: number, mess
   await ctx.db.gameTable.updateMany({ where: { id: tableId, messageId: null }, data: { messageId } });
 }
 
+/**
+ * A table's message is visible (and its Join button clickable) before the bot that posted it has
+ * recorded its id: a click on it records the clicked message when none is recorded yet.
+ */
+async function recordClickedMessage(tx: Tx, table: TableWithSeats, messageId: string | undefined): Promise<TableWithSeats> {
+  if (table.messageId || !messageId) return table;
+  await tx.gameTable.update({ where: { id: table.id }, data: { messageId } });
+  return { ...table, messageId };
+}
+
 /** Takes the next free seat; the join that fills the table starts the game (seat order = join order). */
 export async function joinTable(
   ctx: ServiceContext,
-  input: { tableId: number; guildId: string; guildName?: string; user: PlayerRef & { bot?: boolean }; seed?: string },
+  input: {
+    tableId: number;
+    guildId: string;
+    guildName?: string;
+    user: PlayerRef & { bot?: boolean };
+    seed?: string;
+    /** The message the Join was clicked on (the table's own), recorded if the bot has not yet. */
+    messageId?: string;
+  },
 ): Promise<JoinResult> {
   if (input.user.bot) throw new UserError('table/bot', 'Bots cannot play.');
   return inTransaction(ctx, async (tx) => {
-    const table = await lockTable(tx, input.tableId, input.guildId);
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     if (table.seats.some((s) => s.playerId === input.user.id)) {
       throw new UserError('table/already-seated', 'You already have a seat at this table. Wait for the others to join (or leave with the Leave button).');
@@ -170,9 +188,12 @@ export async function joinTable(
 }
 
 /** A seated player leaves (later seats move up one); the host leaving closes the table. */
-export async function leaveTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string }): Promise<TableWithSeats> {
+export async function leaveTable(
+  ctx: ServiceContext,
+  input: { tableId: number; guildId: string; userId: string; messageId?: string },
+): Promise<TableWithSeats> {
   return inTransaction(ctx, async (tx) => {
-    const table = await lockTable(tx, input.tableId, input.guildId);
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     const mine = table.seats.find((s) => s.playerId === input.userId);
     if (!mine) throw new UserError('table/not-seated', 'You have no seat at this table. Take one with the Join button.');

@@ -50,6 +50,15 @@ async function challengeAndAccept(a: string, b: string): Promise<{ gameId: numbe
   return { gameId: game.id, board: await boardMessage(game.id) };
 }
 
+/** `user` forfeits the game through the command and its confirmation button. */
+async function resignGame(gameId: number, user: string): Promise<void> {
+  const forfeit = await h.api.command({ user, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: gameId } });
+  const confirm = button(forfeit.response!.message!, (b) => b.label === 'Yes, forfeit');
+  await h.api.click(user, forfeit.response!.message!.id, confirm.custom_id!);
+  await h.settle();
+  expect((await gameState(gameId)).game.status).toBe('finished');
+}
+
 describe('Knucklebones through the emulator and the real discord.js client', () => {
   it('challenge: refusals are ephemeral and change nothing', async () => {
     const self = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'alice' } });
@@ -159,6 +168,46 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const channel = await h.api.messages('knucklebones', 'carol');
     expect(channel.messages.filter((m) => m.embeds?.[0]?.title === `Knucklebones #${gameId}`)).toHaveLength(1);
     expect(moves).toBeGreaterThanOrEqual(9);
+  });
+
+  it('an Accept clicked before the bot has recorded the challenge message still turns that message into the one board', async () => {
+    // The bot hears back about its challenge reply 1.5 s late (latency), while Carol already sees it.
+    await h.api.addFault({ route: 'POST /interactions/:id/:token/callback', delayMs: 1500 });
+    const res = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'carol' } });
+    const challengeMsg = res.response!.message!;
+    const recorded = await h.db.prisma.challenge.findFirstOrThrow({ where: { challengerId: ids.dave, status: 'open' } });
+    expect(recorded.messageId).toBeNull(); // the window is open
+    const before = (await h.api.messages('knucklebones', 'carol')).messages.length;
+    const acc = await h.api.click('carol', challengeMsg.id, button(challengeMsg, (x) => x.label === 'Accept').custom_id!);
+    expect(acc.response?.type).toBe(7);
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active', seats: { some: { playerId: ids.dave } } } });
+    expect(game.boardMessageId).toBe(challengeMsg.id);
+    await new Promise((r) => setTimeout(r, 1700)); // the late answer arrives; the bot records the id
+    await h.settle();
+    const after = (await h.api.messages('knucklebones', 'carol')).messages;
+    expect(after).toHaveLength(before); // no second board was posted
+    const board = after.find((m) => m.id === challengeMsg.id)!;
+    expect(buttons(board).some((b) => b.custom_id?.startsWith('kb:place'))).toBe(true);
+    expect((await h.db.prisma.challenge.findUniqueOrThrow({ where: { id: recorded.id } })).messageId).toBe(challengeMsg.id);
+    await resignGame(game.id, 'dave');
+  });
+
+  it('a challenge answered by challenging back before its message was recorded loses its buttons, and the game has one board', async () => {
+    await h.api.addFault({ route: 'POST /interactions/:id/:token/callback', delayMs: 1500 });
+    const res = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'carol' } });
+    const challengeMsg = res.response!.message!;
+    const back = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'dave' } });
+    expect(back.response?.message?.content).toMatch(/accepted/);
+    await new Promise((r) => setTimeout(r, 1700));
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active', seats: { some: { playerId: ids.dave } } } });
+    const msgs = (await h.api.messages('knucklebones', 'carol')).messages;
+    const old = msgs.find((m) => m.id === challengeMsg.id)!;
+    expect(buttons(old)).toHaveLength(0);
+    expect(old.content).toMatch(new RegExp(`#${game.id} is on`));
+    const boards = msgs.filter((m) => buttons(m).some((b) => b.custom_id?.startsWith(`kb:place:${game.id}:`)));
+    expect(boards.map((m) => m.id)).toEqual([game.boardMessageId]);
+    await resignGame(game.id, 'dave');
   });
 
   it('typed moves, games, view, forfeit with confirmation', async () => {

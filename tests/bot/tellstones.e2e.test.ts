@@ -349,6 +349,26 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
 
+  it('a table filled before the bot has recorded its message still becomes the one board', async () => {
+    await h.api.addFault({ route: 'POST /interactions/:id/:token/callback', delayMs: 2500 });
+    const opened = await h.api.command({ user: 'alice', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'circle' } });
+    const tableMsg = opened.response!.message!;
+    const join = button(tableMsg, (b) => b.label === 'Join').custom_id!;
+    const before = (await h.api.messages(CHANNEL, 'moderator')).messages.length;
+    for (const u of ['bob', 'carol', 'dave']) expect((await h.api.click(u, tableMsg.id, join)).response?.type).toBe(7);
+    const table = await h.db.prisma.gameTable.findFirstOrThrow({ where: { hostId: ids.alice }, orderBy: { id: 'desc' } });
+    expect(table.status).toBe('started');
+    const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id: table.gameId! } });
+    expect(game.boardMessageId).toBe(tableMsg.id);
+    await new Promise((r) => setTimeout(r, 2700));
+    await h.settle();
+    expect((await h.api.messages(CHANNEL, 'moderator')).messages).toHaveLength(before);
+    expect((await board(game.id)).id).toBe(tableMsg.id);
+    const forfeit = await h.api.command({ user: 'alice', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'forfeit', game: game.id } });
+    await h.api.click('alice', forfeit.response!.message!.id, button(forfeit.response!.message!, (b) => b.label === 'Yes, forfeit').custom_id!);
+    await h.settle();
+  });
+
   it('a table that does not fill in time closes: its message says so, the seated players are told', async () => {
     const denied = await h.api.command({ user: 'bob', channel: CHANNEL, name: 'stonehall', options: { subcommand: 'config', 'table-hours': 6 } });
     expect(denied.response?.message?.flags).toBe(EPHEMERAL);
