@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { engines } from '../src/engines/index.ts';
-import type { KnucklebonesState } from '../src/engines/knucklebones/index.ts';
-import type { TellstonesState } from '../src/engines/tellstones/index.ts';
-import type { AnyEngine } from '../src/engines/types.ts';
+import { engines } from '../src/games/index.ts';
+import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
+import type { TellstonesState } from '../src/games/tellstones/engine/index.ts';
+import type { AnyEngine } from '../src/kernel/types.ts';
 // The property tests' random legal player (it reads the raw state, as a bench may).
-import { randomMove as tellstonesMove } from '../tests/engines/tellstones.helpers.ts';
+import { randomMove as tellstonesMove } from '../tests/games/tellstones/helpers.ts';
 
 /** For each engine: the next random legal move, with who makes it (bench self-play). */
 const movers: Record<string, (state: never, r: () => number) => { actor: string; move: unknown }> = {

@@ -1,4 +1,4 @@
-import { engines, type AnyEngine } from '../src/engines/index.ts';
+import { engines, type AnyEngine } from '../src/games/index.ts';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';

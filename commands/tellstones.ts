@@ -7,7 +7,7 @@ import { autocompleteGame, forfeitCommand, gameIdSchema, gameOptionBuilder, game
 import { knowPayload, titleFor } from '../src/bot/games/tellstones.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
 import { openTableCommand } from '../src/bot/tables.ts';
-import type { TellstonesView } from '../src/engines/tellstones/index.ts';
+import type { TellstonesView } from '../src/games/tellstones/engine/index.ts';
 import { UserError } from '../src/services/errors.ts';
 import { getGame, resolveOwnGame } from '../src/services/games.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SYMBOLS } from '../engines/tellstones/schema.ts';
+import { SYMBOLS } from '../games/tellstones/engine/schema.ts';
 
 /**
  * The one customId scheme: `<route>:<arg>:<arg>...`, e.g. `kb:place:12:7:2` (game 12, board

@@ -1,6 +1,6 @@
 import { ComponentType } from 'discord.js';
-import { DIE_INFO, dieItemSchema, type DieItem } from '../engines/knucklebones/dice.ts';
-import type { KnucklebonesState } from '../engines/knucklebones/index.ts';
+import { DIE_INFO, dieItemSchema, type DieItem } from '../games/knucklebones/engine/dice.ts';
+import type { KnucklebonesState } from '../games/knucklebones/engine/index.ts';
 import { useDie, usableDice } from '../services/dice.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, playMove } from '../services/games.ts';

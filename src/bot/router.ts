@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Interaction, RepliableInteraction } from 'discord.js';
-import { RuleError } from '../engines/types.ts';
+import { RuleError } from '../kernel/types.ts';
 import { UserError } from '../services/errors.ts';
 import type { BotDeps, CommandModule } from './command.ts';
 import { handleComponent } from './components.ts';

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.ts';
-import { getEngine } from '../engines/index.ts';
+import { getEngine } from '../games/index.ts';
 import type { Challenge } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts';
-import { getEngine } from '../engines/index.ts';
+import { getEngine } from '../games/index.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';

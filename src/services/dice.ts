@@ -1,4 +1,4 @@
-import { DIE_INFO, type DieItem } from '../engines/knucklebones/dice.ts';
+import { DIE_INFO, type DieItem } from '../games/knucklebones/engine/dice.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { getGame, playMove, type MoveResult } from './games.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { engines, getEngine } from '../engines/index.ts';
-import { RuleError, type AnyEngine, type Outcome } from '../engines/types.ts';
+import { engines, getEngine } from '../games/index.ts';
+import { RuleError, type AnyEngine, type Outcome } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.ts';
-import { DIE_INFO, DIE_ITEMS, type DieItem } from '../engines/knucklebones/dice.ts';
-import type { Outcome } from '../engines/types.ts';
+import { DIE_INFO, DIE_ITEMS, type DieItem } from '../games/knucklebones/engine/dice.ts';
+import type { Outcome } from '../kernel/types.ts';
 import type { Game, InventoryItem } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { cycleTitle, gameName, lockActiveCycle, lockGuild, type CycleWithSeason, type Member } from './cycles.ts';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getEngine } from '../engines/index.ts';
-import { replayWith } from '../engines/replay.ts';
+import { getEngine } from '../games/index.ts';
+import { replayWith } from '../kernel/replay.ts';
 import type { ServiceContext } from './context.ts';
 import { seedCommitment, type LogEntry } from './games.ts';
 

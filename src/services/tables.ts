@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getEngine } from '../engines/index.ts';
+import { getEngine } from '../games/index.ts';
 import type { Tx } from '../db/client.ts';
 import type { GameTable, TableSeat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';

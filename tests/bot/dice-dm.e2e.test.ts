@@ -1,6 +1,6 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { aliasOf, button, buttons, EPHEMERAL, expectRefused, runCommand, startHarness, text, type Harness } from '../helpers/harness.ts';
 
 /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { customId, parseCustomId } from '../../src/bot/custom-id.ts';
 import { knucklebonesPresenter } from '../../src/bot/games/knucklebones.ts';
-import { knucklebones, type KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { knucklebones, type KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 
 const A = '200000000000000001';
 const B = '200000000000000002';

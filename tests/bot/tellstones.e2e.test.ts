@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYMBOL_NAME } from '../../src/bot/games/tellstones.ts';
-import { SYMBOLS, type TellstonesState, type TellstonesSymbol } from '../../src/engines/tellstones/index.ts';
+import { SYMBOLS, type TellstonesState, type TellstonesSymbol } from '../../src/games/tellstones/engine/index.ts';
 import { aliasOf, button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
 
 /**

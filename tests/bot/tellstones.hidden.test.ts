@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, tellstonesPresenter } from '../../src/bot/games/tellstones.ts';
-import { tellstones, type TellstonesState, type TellstonesVariant } from '../../src/engines/tellstones/index.ts';
+import { tellstones, type TellstonesState, type TellstonesVariant } from '../../src/games/tellstones/engine/index.ts';
 import type { Notification } from '../../src/services/notifications.ts';
-import { playGame, SEED_A } from '../engines/tellstones.helpers.ts';
+import { playGame, SEED_A } from '../games/tellstones/helpers.ts';
 import { expectNoLeak } from './tellstones.leaks.ts';
 
 /**

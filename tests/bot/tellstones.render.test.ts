@@ -8,7 +8,7 @@ import {
   type TellstonesMove,
   type TellstonesOptions,
   type TellstonesState,
-} from '../../src/engines/tellstones/index.ts';
+} from '../../src/games/tellstones/engine/index.ts';
 import { expectNoLeak, withoutNamingButtons } from './tellstones.leaks.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { UserError } from '../../src/services/errors.ts';

@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { deployCommands } from '../../src/bot/deploy.ts';
 import { startEmulator, silentLogger, type Emulator } from '../../src/emulator/index.ts';
-import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { BotProcess } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 

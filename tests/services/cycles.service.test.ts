@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { CronExpressionParser } from 'cron-parser';
 import cron from 'node-cron';
 import { configureCycles, endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { knucklebones, replay, type KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
+import { knucklebones, replay, type KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { UserError } from '../../src/services/errors.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TellstonesState } from '../../src/engines/tellstones/index.ts';
+import type { TellstonesState } from '../../src/games/tellstones/engine/index.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { resign } from '../../src/services/games.ts';
 import { joinTable, leaveTable, openTable } from '../../src/services/tables.ts';

@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import type { KnucklebonesView } from '../../engines/index.ts';
-import { DIE_INFO } from '../../engines/knucklebones/dice.ts';
+import type { KnucklebonesView } from '../../games/index.ts';
+import { DIE_INFO } from '../../games/knucklebones/engine/dice.ts';
 import type { Notification } from '../../services/notifications.ts';
 import { customId } from '../custom-id.ts';
 import { COLOURS, mention, plain, ts } from '../format.ts';

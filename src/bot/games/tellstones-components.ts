@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type MessageComponentInteraction } from 'discord.js';
-import type { TellstonesMove, TellstonesMoveType, TellstonesSymbol, TellstonesView } from '../../engines/tellstones/index.ts';
+import type { TellstonesMove, TellstonesMoveType, TellstonesSymbol, TellstonesView } from '../../games/tellstones/engine/index.ts';
 import { UserError } from '../../services/errors.ts';
 import { getGame, playMove, type GameSnapshot, type MoveResult } from '../../services/games.ts';
 import type { BotDeps } from '../command.ts';

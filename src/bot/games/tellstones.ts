@@ -7,7 +7,7 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord.js';
-import type { PlayerId } from '../../engines/types.ts';
+import type { PlayerId } from '../../kernel/types.ts';
 import {
   SYMBOLS,
   type TellstonesSymbol,
@@ -15,7 +15,7 @@ import {
   type ViewLine,
   type ViewLogEntry,
   SYMBOL_NAMES,
-} from '../../engines/tellstones/index.ts';
+} from '../../games/tellstones/engine/index.ts';
 import type { Notification } from '../../services/notifications.ts';
 import { customId } from '../custom-id.ts';
 import { COLOURS, mention, plain, ts } from '../format.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RuleError, engines, getEngine, isGameKind } from '../../src/engines/index.ts';
+import { RuleError, engines, getEngine, isGameKind } from '../../../src/games/index.ts';
 import {
   knucklebones,
   moveSchema,
@@ -10,9 +10,9 @@ import {
   type Grid,
   type KnucklebonesMove,
   type KnucklebonesState,
-} from '../../src/engines/knucklebones/index.ts';
-import { rngFromSeed, rollDie, shuffle } from '../../src/engines/rng.ts';
-import { SEED_A, SEED_B, cells, deepFreeze, makeState, playGame } from './knucklebones.helpers.ts';
+} from '../../../src/games/knucklebones/engine/index.ts';
+import { rngFromSeed, rollDie, shuffle } from '../../../src/kernel/rng.ts';
+import { SEED_A, SEED_B, cells, deepFreeze, makeState, playGame } from './helpers.ts';
 
 const place = (column: 1 | 2 | 3): KnucklebonesMove => ({ type: 'place', column });
 

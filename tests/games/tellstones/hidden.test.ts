@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../../src/engines/index.ts';
+import { RuleError } from '../../../src/games/index.ts';
 import {
   SYMBOLS,
   tellstones,
   type TellstonesOptions,
   type TellstonesState,
   type TellstonesView,
-} from '../../src/engines/tellstones/index.ts';
-import { FOUR, TWO, hex, makeState, playGame } from './tellstones.helpers.ts';
+} from '../../../src/games/tellstones/engine/index.ts';
+import { FOUR, TWO, hex, makeState, playGame } from './helpers.ts';
 
 /**
  * Hidden information: `view` is the only way symbols leave the engine, and it must never show a

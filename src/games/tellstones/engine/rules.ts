@@ -1,4 +1,4 @@
-import type { PlayerId } from '../types.ts';
+import type { PlayerId } from '../../../kernel/types.ts';
 import {
   ACTION_TYPES,
   LINE_MAX,

@@ -1,6 +1,6 @@
-import { replayWith } from '../replay.ts';
-import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../types.ts';
-import { rngFromSeed, rngStateSchema, rollDie, shuffle } from '../rng.ts';
+import { replayWith } from '../../../kernel/replay.ts';
+import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../../../kernel/types.ts';
+import { rngFromSeed, rngStateSchema, rollDie, shuffle } from '../../../kernel/rng.ts';
 import { DIE_INFO, type DieItem } from './dice.ts';
 import { scoreColumn, scoreGrid } from './scoring.ts';
 import {

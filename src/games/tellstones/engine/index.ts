@@ -1,6 +1,6 @@
-import { replayWith } from '../replay.ts';
-import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../types.ts';
-import { nextInt, rngFromSeed, rngStateSchema } from '../rng.ts';
+import { replayWith } from '../../../kernel/replay.ts';
+import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../../../kernel/types.ts';
+import { nextInt, rngFromSeed, rngStateSchema } from '../../../kernel/rng.ts';
 import {
   LINE_MAX,
   LOG_LIMIT,

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { knucklebones, type KnucklebonesMove, type KnucklebonesState } from '../../src/engines/knucklebones/index.ts';
-import { DIE_ITEMS } from '../../src/engines/knucklebones/dice.ts';
-import { rollDie } from '../../src/engines/rng.ts';
-import { RuleError } from '../../src/engines/types.ts';
-import { deepFreeze, makeState } from './knucklebones.helpers.ts';
+import { knucklebones, type KnucklebonesMove, type KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
+import { DIE_ITEMS } from '../../../src/games/knucklebones/engine/dice.ts';
+import { rollDie } from '../../../src/kernel/rng.ts';
+import { RuleError } from '../../../src/kernel/types.ts';
+import { deepFreeze, makeState } from './helpers.ts';
 
 /** Dice items (RULINGS.md, Knucklebones, "Dice items"): one row per die, plus the limits. */
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../../src/engines/index.ts';
+import { RuleError } from '../../../src/games/index.ts';
 import {
   knucklebones,
   replay,
@@ -9,8 +9,8 @@ import {
   stateSchema,
   type Grid,
   type KnucklebonesState,
-} from '../../src/engines/knucklebones/index.ts';
-import { cells, hex, playGame } from './knucklebones.helpers.ts';
+} from '../../../src/games/knucklebones/engine/index.ts';
+import { cells, hex, playGame } from './helpers.ts';
 
 const NUM_RUNS = 200;
 /** Far above any real game (random play ends within ~40 placements); hitting it fails the test. */

@@ -1,25 +1,25 @@
-import type { AnyEngine } from './types.ts';
-import { knucklebones } from './knucklebones/index.ts';
-import { tellstones } from './tellstones/index.ts';
+import type { AnyEngine } from '../kernel/types.ts';
+import { knucklebones } from './knucklebones/engine/index.ts';
+import { tellstones } from './tellstones/engine/index.ts';
 
-export { RuleError } from './types.ts';
-export type { AnyEngine, Engine, Outcome, PlayerId, SetupArgs } from './types.ts';
-export { knucklebones } from './knucklebones/index.ts';
+export { RuleError } from '../kernel/types.ts';
+export type { AnyEngine, Engine, Outcome, PlayerId, SetupArgs } from '../kernel/types.ts';
+export { knucklebones } from './knucklebones/engine/index.ts';
 export type {
   KnucklebonesLogEntry,
   KnucklebonesMove,
   KnucklebonesOptions,
   KnucklebonesState,
   KnucklebonesView,
-} from './knucklebones/index.ts';
-export { tellstones } from './tellstones/index.ts';
+} from './knucklebones/engine/index.ts';
+export { tellstones } from './tellstones/engine/index.ts';
 export type {
   TellstonesLogEntry,
   TellstonesMove,
   TellstonesOptions,
   TellstonesState,
   TellstonesView,
-} from './tellstones/index.ts';
+} from './tellstones/engine/index.ts';
 
 /** Every game engine, by kind (the kind is also the engine's `id`). */
 export const engines = { knucklebones, tellstones } as const satisfies Record<string, AnyEngine>;

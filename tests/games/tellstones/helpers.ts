@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { RuleError } from '../../src/engines/index.ts';
+import { RuleError } from '../../../src/games/index.ts';
 import {
   SYMBOLS,
   tellstones,
@@ -11,7 +11,7 @@ import {
   type TellstonesState,
   type TellstonesSymbol,
   type TellstonesVariant,
-} from '../../src/engines/tellstones/index.ts';
+} from '../../../src/games/tellstones/engine/index.ts';
 
 export const SEED_A = 'a'.repeat(64);
 export const SEED_B = '0123456789abcdef'.repeat(4);

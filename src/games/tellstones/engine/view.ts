@@ -1,4 +1,4 @@
-import type { Outcome, PlayerId } from '../types.ts';
+import type { Outcome, PlayerId } from '../../../kernel/types.ts';
 import {
   awaitingPlayers,
   legalMoveTypes,

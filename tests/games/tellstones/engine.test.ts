@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { engines, getEngine, isGameKind } from '../../src/engines/index.ts';
-import { nextInt, rngFromSeed } from '../../src/engines/rng.ts';
+import { engines, getEngine, isGameKind } from '../../../src/games/index.ts';
+import { nextInt, rngFromSeed } from '../../../src/kernel/rng.ts';
 import {
   SYMBOLS,
   moveSchema,
@@ -12,7 +12,7 @@ import {
   type TellstonesMove,
   type TellstonesOptions,
   type TellstonesState,
-} from '../../src/engines/tellstones/index.ts';
+} from '../../../src/games/tellstones/engine/index.ts';
 import {
   FOUR,
   SEED_A,
@@ -23,7 +23,7 @@ import {
   line,
   makeState,
   playGame,
-} from './tellstones.helpers.ts';
+} from './helpers.ts';
 
 const STD: TellstonesOptions = { variant: 'standard', firstStone: 'random' };
 const KC: TellstonesOptions = { variant: 'kings-circle', firstStone: 'random' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rngStateSchema } from '../rng.ts';
+import { rngStateSchema } from '../../../kernel/rng.ts';
 
 /** The seven symbols of a King's Gambit set, in the rulebook's order (pools are kept in this order). */
 export const SYMBOLS = ['crown', 'shield', 'sword', 'flag', 'knight', 'hammer', 'scales'] as const;

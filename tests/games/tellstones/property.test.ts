@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../../src/engines/index.ts';
+import { RuleError } from '../../../src/games/index.ts';
 import {
   SYMBOLS,
   replay,
@@ -10,8 +10,8 @@ import {
   type TellstonesMove,
   type TellstonesOptions,
   type TellstonesState,
-} from '../../src/engines/tellstones/index.ts';
-import { CALM_TURNS, deepFreeze, hex, playGame } from './tellstones.helpers.ts';
+} from '../../../src/games/tellstones/engine/index.ts';
+import { CALM_TURNS, deepFreeze, hex, playGame } from './helpers.ts';
 
 const NUM_RUNS = 120;
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rngStateSchema } from '../rng.ts';
+import { rngStateSchema } from '../../../kernel/rng.ts';
 import { dieItemSchema } from './dice.ts';
 
 /** A die value on the field. */

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextInt, rngFromSeed, rngStateSchema, rollDie, shuffle, type RngState } from '../../src/engines/rng.ts';
-import { hex } from './knucklebones.helpers.ts';
+import { nextInt, rngFromSeed, rngStateSchema, rollDie, shuffle, type RngState } from '../../src/kernel/rng.ts';
+import { hex } from '../games/knucklebones/helpers.ts';
 
 const SEED = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
 const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex);

@@ -3,7 +3,7 @@ import {
   type Grid,
   type KnucklebonesLogEntry,
   type KnucklebonesState,
-} from '../../src/engines/knucklebones/index.ts';
+} from '../../../src/games/knucklebones/engine/index.ts';
 
 export const SEED_A = 'a'.repeat(64);
 export const SEED_B = '0123456789abcdef'.repeat(4);
