@@ -14,8 +14,9 @@ export function replayWith<State, Move, View, Options>(
   players: PlayerId[],
   options: Options,
   entries: readonly ReplayEntry<Move>[],
+  playerData?: Record<PlayerId, unknown>,
 ): State[] {
-  let state = engine.setup({ seed, players, options });
+  let state = engine.setup({ seed, players, options, ...(playerData ? { playerData } : {}) });
   const states = [state];
   for (const entry of entries) {
     state = 'forfeit' in entry ? engine.forfeit(state, entry.actor) : engine.apply(state, entry.actor, entry.move);

@@ -52,3 +52,20 @@ export function shuffle<T>(rng: RngState, items: readonly T[]): [T[], RngState] 
   }
   return [out, r];
 }
+
+/**
+ * An index drawn with probability weight / total (weights are non-negative integers, at least one
+ * positive): one uniform draw below the total, then the first index whose running sum exceeds it.
+ */
+export function weightedIndex(rng: RngState, weights: readonly number[]): [number, RngState] {
+  if (weights.some((w) => !Number.isInteger(w) || w < 0)) throw new RangeError('weights must be non-negative integers');
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (total < 1) throw new RangeError('at least one weight must be positive');
+  const [x, next] = nextInt(rng, total);
+  let acc = 0;
+  for (let i = 0; i < weights.length; i++) {
+    acc += weights[i]!;
+    if (x < acc) return [i, next];
+  }
+  throw new Error('unreachable');
+}

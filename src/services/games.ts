@@ -211,7 +211,7 @@ function turnChanges(
     const isWaited = after.has(seat.playerId);
     // The actor's move left their own turn going (e.g. a die item before placing): same deadline,
     // same jobs; a fresh turn DM shows what to do next.
-    const continued = wasWaited && isWaited && seat.playerId === actor && engine.continuesTurn?.(prev, next, actor) === true;
+    const continued = wasWaited && isWaited && seat.playerId === actor && sameTurnTimer(engine, prev, next, actor);
     const newTurn = isWaited && (!wasWaited || seat.playerId === actor) && !continued;
     if (wasWaited && (!isWaited || newTurn) && w.cancelJobsOf !== '*') w.cancelJobsOf.push(seat.playerId);
     if (!isWaited && wasWaited) seat = { ...seat, turnVersion: null, turnStartedAt: null, deadlineAt: null };
@@ -230,6 +230,12 @@ function turnChanges(
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;
   });
+}
+
+/** The player's turn timer runs on (same key before and after): their turn goes on. */
+function sameTurnTimer(engine: AnyEngine, prev: unknown, next: unknown, player: string): boolean {
+  const key = (state: unknown) => (engine.timers(state) as Array<{ key: string; player?: string }>).find((t) => t.player === player)?.key;
+  return key(prev) !== undefined && key(prev) === key(next);
 }
 
 function turnDm(game: GameWithSeats, engine: AnyEngine, state: unknown, playerId: string, deadlineAt: Date): OutboxPayload<'dm'> {

@@ -1,5 +1,5 @@
 import { replayWith } from '../../../kernel/replay.ts';
-import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs } from '../../../kernel/types.ts';
+import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs, type TimerSpec } from '../../../kernel/types.ts';
 import { nextInt, rngFromSeed, rngStateSchema } from '../../../kernel/rng.ts';
 import {
   LINE_MAX,
@@ -25,6 +25,7 @@ import {
   compareRefs,
   hasFaceDown,
   hasFaceUp,
+  legalMoveTypes,
   lineAt,
   nextClockwise,
   otherSide,
@@ -445,6 +446,99 @@ function awaiting(state: TellstonesState): PlayerId[] {
   return awaitingPlayers(state);
 }
 
+/** All subsets of `items` of size 1..max, in ascending order (items ascending). */
+function subsets(items: number[], max: number): number[][] {
+  const out: number[][] = [];
+  const walk = (start: number, acc: number[]) => {
+    if (acc.length > 0) out.push(acc);
+    if (acc.length === max) return;
+    for (let i = start; i < items.length; i++) walk(i + 1, [...acc, items[i]!]);
+  };
+  walk(0, []);
+  return out;
+}
+
+/**
+ * Every move `player` may send now. Positions are listed in one canonical form: a swap with
+ * a < b, a peek's positions ascending (apply accepts them in any order). The line is named only in
+ * Fearless Vanguard.
+ */
+function legalMoves(state: TellstonesState, player: PlayerId): TellstonesMove[] {
+  const types = legalMoveTypes(state, player);
+  if (types.length === 0) return [];
+  const multi = state.lines.length > 1;
+  const lineField = (line: number) => (multi ? { line: line as LineIndex } : {});
+  const out: TellstonesMove[] = [];
+  const faceDown = (line: number) => lineAt(state, line).flatMap((slot, i) => (slot.faceUp ? [] : [i]));
+  for (const type of types) {
+    switch (type) {
+      case 'place':
+        state.lines.forEach((stones, line) => {
+          if (stones.length >= LINE_MAX) return;
+          for (const symbol of state.pools[line] ?? []) for (const end of ['left', 'right'] as const) out.push({ type, ...lineField(line), symbol, end });
+        });
+        break;
+      case 'hide':
+        state.lines.forEach((stones, line) => stones.forEach((slot, position) => slot.faceUp && out.push({ type, ...lineField(line), position })));
+        break;
+      case 'swap':
+        state.lines.forEach((stones, line) => {
+          for (let a = 0; a < stones.length; a++) for (let b = a + 1; b < stones.length; b++) out.push({ type, ...lineField(line), a, b });
+        });
+        break;
+      case 'peek': {
+        const limit = peekLimit(state, player);
+        const partner = partnerOf(state, player);
+        state.lines.forEach((_stones, line) => {
+          for (const positions of subsets(faceDown(line), limit)) {
+            out.push({ type, ...lineField(line), positions });
+            if (partner !== null) out.push({ type, ...lineField(line), positions, shareWith: partner });
+          }
+        });
+        break;
+      }
+      case 'challenge':
+        state.lines.forEach((_stones, line) => faceDown(line).forEach((position) => out.push({ type, ...lineField(line), position })));
+        break;
+      case 'boast':
+        out.push({ type });
+        break;
+      case 'answer-challenge':
+        for (const symbol of SYMBOLS) out.push({ type, symbol });
+        break;
+      case 'answer-boast': {
+        const countered = state.pending?.kind === 'boast' && state.pending.countered;
+        for (const answer of ['believe', 'doubt', 'counter'] as const) if (answer !== 'counter' || !countered) out.push({ type, answer });
+        break;
+      }
+      case 'prove':
+        state.lines.forEach((_stones, line) =>
+          faceDown(line).forEach((position) => {
+            for (const symbol of SYMBOLS) out.push({ type, ...lineField(line), position, symbol });
+          }),
+        );
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * One timer per awaited player: their turn (the server's turn limit, forfeit at expiry). Its key
+ * names the step: the turn number, what is pending, and how many stones of a doubted boast were
+ * named, so each answer, each naming of a proof and each new turn starts a fresh timer.
+ */
+function timers(state: TellstonesState): TimerSpec<TellstonesMove>[] {
+  const p = state.pending;
+  const step = !p ? 'act' : p.kind === 'proof' ? `proof${p.named}` : p.kind === 'boast' && p.countered ? 'counter' : p.kind;
+  return awaitingPlayers(state).map((player) => ({
+    key: `turn:${state.turnNumber}:${step}`,
+    player,
+    after: 'turn-limit' as const,
+    onExpiry: { type: 'forfeit' as const },
+  }));
+}
+
 function outcome(state: TellstonesState): Outcome | null {
   return state.outcome ? copyOutcome(state.outcome) : null;
 }
@@ -547,6 +641,8 @@ export const tellstones: Engine<TellstonesState, TellstonesMove, TellstonesView,
   awaiting,
   outcome,
   forfeit,
+  legalMoves,
+  timers,
 };
 
 /**
