@@ -1,4 +1,6 @@
-import { deployCommands } from '../src/bot/deploy.ts';
+import { commands } from '../commands/index.ts';
+import { deployCommands } from '../commands/deploy.ts';
+import { games } from '../src/games/index.ts';
 import { startBot } from '../src/bot/index.ts';
 import { OffsetClock } from '../src/clock.ts';
 import { connectPostgres } from '../src/db/client.ts';
@@ -33,13 +35,15 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
   let samples: number[] = [];
   const bot = await startBot({
     ctx: { db: db.prisma, clock, log: silentLogger },
+    games,
+    commands,
     token: emulator.botToken,
     apiBase: emulator.apiBase,
     onHandled: (e) => {
       if (e.type === 'component' && e.ok && e.replyMs !== null) samples.push(e.replyMs);
     },
   });
-  const ctx = { db: db.prisma, clock, log: silentLogger };
+  const ctx = { db: db.prisma, clock, log: silentLogger, games };
   const guildId = emulator.guildId;
   const channelId = emulator.channels.knucklebones;
   const results: LevelResult[] = [];

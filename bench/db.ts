@@ -1,3 +1,4 @@
+import { games } from '../src/games/index.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { OffsetClock } from '../src/clock.ts';
@@ -36,7 +37,7 @@ export async function benchDatabase(poolSize = 10): Promise<{ db: Database; url:
 }
 
 export function benchContext(db: Database, clock = new OffsetClock()): ServiceContext & { clock: OffsetClock } {
-  return { db: db.prisma, clock, log: silentLogger };
+  return { db: db.prisma, clock, log: silentLogger, games };
 }
 
 let userSeq = 300000000000000000n;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { engines } from '../src/games/index.ts';
+import { games } from '../src/games/index.ts';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import type { TellstonesState } from '../src/games/tellstones/engine/index.ts';
 import type { AnyEngine } from '../src/kernel/types.ts';
@@ -25,7 +25,7 @@ export function engineThroughput(seconds = 2): Array<{ engine: string; movesPerS
   const out = [];
   let x = 1;
   const r = () => ((x = (x * 48271) % 2147483647) / 2147483647);
-  for (const engine of Object.values(engines) as AnyEngine[]) {
+  for (const engine of games.all.map((g) => g.engine) as AnyEngine[]) {
     const mover = movers[engine.id];
     if (!mover) throw new Error(`bench: no random mover for ${engine.id}`);
     let moves = 0;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { deployCommands } from '../src/bot/deploy.ts';
+import { deployCommands } from '../commands/deploy.ts';
 import { startEmulator, silentLogger } from '../src/emulator/index.ts';
 import { BotProcess } from '../tests/helpers/bot-process.ts';
 import { benchContext, benchDatabase, startGames } from './db.ts';

@@ -150,7 +150,7 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
     }
     case 'leaderboard': {
       const cycle = await resolveCycle(deps.ctx, guildId, input.cycle);
-      const channelId = await postLeaderboard(deps.ctx, { guildId, member, cycleId: cycle.id, kind: 'knucklebones' });
+      const channelId = await postLeaderboard(deps.ctx, { guildId, member, cycleId: cycle.id });
       return ok(`🏆 The leaderboard of **${cycleTitle(cycle)}** is being posted in <#${channelId}>.`);
     }
     case 'config': {

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, displayName, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { cycleTitle } from '../src/services/cycles.ts';
-import { getInventory, grantItem, ITEM_IDS, ITEMS, revokeItem } from '../src/services/inventory.ts';
+import { games } from '../src/games/index.ts';
+import { getInventory, grantItem, itemCatalogue, REWARD_ITEMS, revokeItem } from '../src/services/inventory.ts';
+
+const ITEMS = Object.fromEntries(itemCatalogue({ games }).map((i) => [i.id, i]));
+const ITEM_IDS = Object.keys(ITEMS);
 
 /** Items per cycle: players see theirs; moderators grant, revoke and look at anyone's. */
 
@@ -61,7 +65,9 @@ export function inventoryText(title: string, who: string, items: Array<{ item: s
   if (items.length === 0) return `${who} hold${who === 'You' ? '' : 's'} no items in **${title}**. Win cycle games to earn a Handy Pack and a Chip; moderators grant dice.`;
   const lines = items.map(({ item, count }) => {
     const info = ITEMS[item];
-    const die = info?.die ? `\n  ${info.description} (once per game, one die per turn; "Use a die…" on your turn)` : '';
+    // A game's item (a die) says what it does; the rewards are just counted.
+    const gameItem = info && !REWARD_ITEMS.some((r) => r.id === item);
+    const die = gameItem ? `\n  ${info.description} (once per game, one die per turn; "Use a die…" on your turn)` : '';
     return `• ${info?.emoji ?? ''} **${info?.name ?? item}** × ${count}${die}`;
   });
   return `🎒 ${who === 'You' ? 'Your' : `${who}'s`} items in **${title}**:\n${lines.join('\n')}`;

@@ -1,13 +1,18 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
-import { defineCommand } from '../src/bot/command.ts';
-import { autocompleteGame, forfeitCommand, gameIdSchema, gameOptionBuilder, gamesCommand, joinCommand, viewCommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import type { GameModule } from '../src/bot/game-module.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
+import { knucklebones } from '../src/games/knucklebones/index.ts';
+import type { KnucklebonesView } from '../src/games/knucklebones/engine/index.ts';
 import { playMove, resolveOwnGame } from '../src/services/games.ts';
 
-const KIND = 'knucklebones';
+/** `/knucklebones`: join (a challenge, or an intent in a Rest Phase), place, and the shared subcommands. */
+const module = knucklebones as GameModule;
+const KIND = module.kind;
 
 const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
 
@@ -19,9 +24,7 @@ const schema = z.discriminatedUnion('subcommand', [
     mode: z.enum(['any', 'each']).nullable().default(null),
   }),
   z.object({ subcommand: z.literal('place'), column: z.union([z.literal(1), z.literal(2), z.literal(3)]), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('forfeit'), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('games') }),
-  z.object({ subcommand: z.literal('view'), game: gameIdSchema }),
+  ...commonSubcommandSchemas,
 ]);
 type Input = z.infer<typeof schema>;
 
@@ -58,7 +61,7 @@ const builder = new SlashCommandBuilder()
       )
       .addIntegerOption(gameOptionBuilder),
   )
-const data = withGameSubcommands(builder, 'Give up a game (asks you to confirm).');
+const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
@@ -72,30 +75,26 @@ function read(interaction: ChatInputCommandInteraction): unknown {
       .map((u) => ({ id: u.id, name: displayName(u), bot: u.bot })),
     mode: interaction.options.getString('mode'),
     column: interaction.options.getInteger('column'),
-    game: interaction.options.getInteger('game'),
+    ...readCommon(interaction),
   };
 }
 
-async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: Parameters<typeof joinCommand>[1]): Promise<void> {
+async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
   switch (input.subcommand) {
     case 'join':
-      return joinOrIntend(interaction, deps, KIND, [input.opponent, ...input.more], input.mode);
+      return joinOrIntend(interaction, deps, module, [input.opponent, ...input.more], input.mode);
     case 'place': {
       const guildId = requireGuild(interaction);
       const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: input.game });
-      const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, move: { type: 'place', column: input.column } });
-      // The die placed is the one rolled before the move (the game as locked, which playMove returns).
-      const roll = (result.game.state as { roll?: number } | null)?.roll;
+      const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'place', column: input.column } });
+      // The die placed is the one rolled before the move.
+      const roll = (result.before.view(interaction.user.id) as KnucklebonesView).roll;
       const over = result.outcome ? ' The game is over: see the board.' : '';
       await interaction.reply({ content: `🎲 You placed your ${roll ?? 'die'} in column ${input.column} of game #${gameId}.${over}`, flags: EPHEMERAL });
       return;
     }
-    case 'forfeit':
-      return forfeitCommand(interaction, deps, KIND, input.game);
-    case 'games':
-      return gamesCommand(interaction, deps, KIND);
-    case 'view':
-      return viewCommand(interaction, deps, KIND, input.game);
+    default:
+      return runCommonSubcommand(interaction, input, deps, module);
   }
 }
 
@@ -105,5 +104,5 @@ export default defineCommand<Input>({
   read,
   execute,
   autocomplete: (interaction, deps) =>
-    autocompleteGame(interaction, deps, KIND, interaction.options.getSubcommand(false) === 'view'),
+    autocompleteGame(interaction, deps, module, interaction.options.getSubcommand(false) === 'view'),
 });

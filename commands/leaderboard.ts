@@ -1,4 +1,4 @@
-import { engines, type AnyEngine } from '../src/games/index.ts';
+import { games } from '../src/games/index.ts';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
@@ -11,9 +11,9 @@ import { leaderboardText, resolveCycle, standings } from '../src/services/leader
 const schema = z.object({
   game: z
     .string()
-    .refine((g) => Object.hasOwn(engines, g), 'unknown game')
+    .refine((g) => games.get(g) !== undefined, 'unknown game')
     .nullable()
-    .transform((g) => g ?? 'knucklebones'),
+    .transform((g) => g ?? games.kinds()[0]!),
   cycle: z.string().trim().max(100).nullable(),
 });
 type Input = z.infer<typeof schema>;
@@ -25,8 +25,8 @@ const data = new SlashCommandBuilder()
   .addStringOption((o) =>
     o
       .setName('game')
-      .setDescription('Which game (default Knucklebones)')
-      .addChoices(...(Object.values(engines) as AnyEngine[]).map((e) => ({ name: e.name, value: e.id }))),
+      .setDescription(`Which game (default ${games.all[0]!.title})`)
+      .addChoices(...games.all.map((g) => ({ name: g.title, value: g.kind }))),
   )
   .addStringOption((o) => o.setName('cycle').setDescription('Cycle name, e.g. "Cycle 16" (default: current or last)').setMaxLength(100));
 

@@ -3,20 +3,24 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
-import { autocompleteGame, forfeitCommand, gameIdSchema, gameOptionBuilder, gamesCommand, viewCommand, withGameSubcommands } from '../src/bot/game-commands.ts';
-import { knowPayload, titleFor } from '../src/bot/games/tellstones.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import type { GameModule } from '../src/bot/game-module.ts';
+import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
 import { openTableCommand } from '../src/bot/tables.ts';
 import type { TellstonesView } from '../src/games/tellstones/engine/index.ts';
+import { tellstones } from '../src/games/tellstones/index.ts';
+import { knowPayload, titleFor } from '../src/games/tellstones/present.ts';
 import { UserError } from '../src/services/errors.ts';
 import { getGame, resolveOwnGame } from '../src/services/games.ts';
 
 /**
  * `/tellstones`: challenge one opponent (standard or Fearless Vanguard), open a King's Circle
  * table of four, and the shared forfeit / games / view; `know` is the typed "What do I know?".
- * Moves are made with the board's buttons (src/bot/games/tellstones-components.ts).
+ * Moves are made with the board's buttons (src/games/tellstones/routes.ts).
  */
-const KIND = 'tellstones';
+const module = tellstones as GameModule;
+const KIND = module.kind;
 
 const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
 const firstStone = z.enum(['random', 'scales']).nullable().transform((x) => x ?? 'random');
@@ -30,9 +34,7 @@ const schema = z.discriminatedUnion('subcommand', [
   }),
   z.object({ subcommand: z.literal('circle'), firstStone }),
   z.object({ subcommand: z.literal('know'), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('forfeit'), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('games') }),
-  z.object({ subcommand: z.literal('view'), game: gameIdSchema }),
+  ...commonSubcommandSchemas,
 ]);
 type Input = z.infer<typeof schema>;
 
@@ -65,7 +67,7 @@ const builder = new SlashCommandBuilder()
       .addStringOption((o) => o.setName('first-stone').setDescription('The first stone on the line').addChoices(...firstStoneChoices)),
   )
   .addSubcommand((s) => s.setName('know').setDescription('Show (only to you) the face-down stones you have peeked at.').addIntegerOption(gameOptionBuilder))
-const data = withGameSubcommands(builder, 'Give up a game (asks you to confirm); your side loses.');
+const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
@@ -75,7 +77,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
     variant: interaction.options.getString('variant'),
     firstStone: interaction.options.getString('first-stone'),
-    game: interaction.options.getInteger('game'),
+    ...readCommon(interaction),
   };
 }
 
@@ -85,15 +87,14 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       const options = { variant: input.variant, firstStone: input.firstStone };
       // In a server running cycles this states an intent for the next Battle Phase (the same
       // mechanism as /knucklebones join); otherwise it is a challenge with these options.
-      return joinOrIntend(interaction, deps, KIND, [input.opponent], null, {
+      return joinOrIntend(interaction, deps, module, [input.opponent], null, {
         options,
         title: titleFor(options),
-        subcommand: 'challenge',
         nonDefaultOptions: options.variant !== 'standard' || options.firstStone !== 'random',
       });
     }
     case 'circle':
-      return openTableCommand(interaction, deps, KIND, { variant: 'kings-circle', firstStone: input.firstStone }, 4);
+      return openTableCommand(interaction, deps, module, { variant: 'kings-circle', firstStone: input.firstStone }, 4);
     case 'know': {
       const guildId = requireGuild(interaction);
       const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: input.game });
@@ -102,15 +103,11 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       if (!snap.game.seats.some((s) => s.playerId === interaction.user.id)) {
         throw new UserError('game/not-participant', `You are not playing in game #${gameId}, so you know no hidden stone of it.`);
       }
-      await interaction.reply({ ...knowPayload(snap.engine.view(snap.state, interaction.user.id) as TellstonesView, gameId), flags: EPHEMERAL } as never);
+      await interaction.reply({ ...toDiscord(knowPayload(snap.view(interaction.user.id) as TellstonesView, gameId)), flags: EPHEMERAL } as never);
       return;
     }
-    case 'forfeit':
-      return forfeitCommand(interaction, deps, KIND, input.game);
-    case 'games':
-      return gamesCommand(interaction, deps, KIND);
-    case 'view':
-      return viewCommand(interaction, deps, KIND, input.game);
+    default:
+      return runCommonSubcommand(interaction, input, deps, module);
   }
 }
 
@@ -119,5 +116,5 @@ export default defineCommand<Input>({
   schema: schema as unknown as z.ZodType<Input>,
   read,
   execute,
-  autocomplete: (interaction, deps) => autocompleteGame(interaction, deps, KIND, interaction.options.getSubcommand(false) === 'view'),
+  autocomplete: (interaction, deps) => autocompleteGame(interaction, deps, module, interaction.options.getSubcommand(false) === 'view'),
 });

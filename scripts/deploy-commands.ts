@@ -2,7 +2,7 @@
 // Needs DISCORD_TOKEN and DISCORD_APPLICATION_ID; DISCORD_GUILD_ID registers for one server only
 // (instant, good for testing); without it they are registered globally.
 import { readEnv } from '../src/config.ts';
-import { deployCommands } from '../src/bot/deploy.ts';
+import { deployCommands } from '../commands/deploy.ts';
 
 const env = readEnv();
 if (!env.DISCORD_TOKEN || !env.DISCORD_APPLICATION_ID) {
@@ -13,5 +13,6 @@ const n = await deployCommands({
   token: env.DISCORD_TOKEN,
   applicationId: env.DISCORD_APPLICATION_ID,
   ...(env.DISCORD_GUILD_ID ? { guildId: env.DISCORD_GUILD_ID } : {}),
+  ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
 });
 console.log(`registered ${n} commands ${env.DISCORD_GUILD_ID ? `in guild ${env.DISCORD_GUILD_ID}` : 'globally'}`);

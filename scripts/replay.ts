@@ -1,6 +1,7 @@
 // npm run replay -- <gameId>      Re-plays a finished game from its seed and move log and checks
 // that the seed matches the commitment shown on the board and that every roll and the final
 // state come out the same. Uses DATABASE_URL (or the embedded database).
+import { games } from '../src/games/index.ts';
 import { openDatabase } from '../src/config.ts';
 import { systemClock } from '../src/clock.ts';
 import { silentLogger } from '../src/log.ts';
@@ -19,7 +20,7 @@ try {
     console.log(`game #${id} is still in progress: its seed stays secret until it ends (commitment ${game.seedCommitment})`);
     process.exit(0);
   }
-  const report = await verifyGame({ db: db.prisma, clock: systemClock, log: silentLogger }, id);
+  const report = await verifyGame({ db: db.prisma, clock: systemClock, log: silentLogger, games }, id);
   console.log(`game #${id} (${report.kind}), seed ${game.seed}`);
   console.log(`commitment sha256(seed) = ${game.seedCommitment}: ${report.commitmentOk ? 'matches' : 'DOES NOT MATCH'}`);
   report.states.forEach((s, i) => {

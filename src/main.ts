@@ -6,7 +6,9 @@ import { openDatabase, readEnv } from './config.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { startBot, type Bot } from './bot/index.ts';
-import { deployCommands } from './bot/deploy.ts';
+import { commands } from '../commands/index.ts';
+import { deployCommands } from '../commands/deploy.ts';
+import { games } from './games/index.ts';
 
 const env = readEnv();
 const log = createLogger(env.LOG_LEVEL);
@@ -22,6 +24,8 @@ if (env.DISCORD_TOKEN) {
   await remote?.sync();
   bot = await startBot({
     ctx: { db: db.prisma, clock, log },
+    games,
+    commands,
     token: env.DISCORD_TOKEN,
     cron: env.SCHEDULER_CRON,
     gateway: env.STONEHALL_GATEWAY === '1',
@@ -35,7 +39,7 @@ if (env.DISCORD_TOKEN) {
   const emulator = await startEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
   closeEmulator = () => emulator.close();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  bot = await startBot({ ctx: { db: db.prisma, clock, log }, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });
+  bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });
   clock.onAdvance(() => bot.settle());
   const banner = [
     '',

@@ -1,9 +1,7 @@
 import type { ServiceContext } from '../services/context.ts';
-import type { GameWithSeats } from '../services/games.ts';
-import { getGame } from '../services/games.ts';
+import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { messageUrl } from './format.ts';
-import { presenterFor } from './games/index.ts';
-import type { MessagePayload } from './games/types.ts';
+import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
 
 /**
  * Display names of players, from the database, remembered for a few minutes: every board render
@@ -32,24 +30,30 @@ export async function playerNames(ctx: ServiceContext, ids: string[]): Promise<R
   return out;
 }
 
-export function boardUrl(game: Pick<GameWithSeats, 'guildId' | 'channelId' | 'boardMessageId'>): string | null {
+export function boardUrl(game: Pick<GameInfo, 'guildId' | 'channelId' | 'boardMessageId'>): string | null {
   return game.boardMessageId ? messageUrl(game.guildId, game.channelId, game.boardMessageId) : null;
 }
 
-/** The public board of a game, rendered from the spectator view (never raw state). */
-export async function renderBoard(ctx: ServiceContext, gameId: number): Promise<{ payload: MessagePayload; game: GameWithSeats }> {
-  const { game, engine, state } = await getGame(ctx, gameId, null);
-  return { payload: boardFor(game, engine.view(state, null), await playerNames(ctx, game.seats.map((s) => s.playerId))), game };
-}
-
-export function boardFor(game: GameWithSeats, spectatorView: unknown, names: Record<string, string>): MessagePayload {
-  return presenterFor(game.kind).board(spectatorView as never, {
+export function boardMeta(game: GameInfo, names: Record<string, string>, autopilot: string[]): BoardMeta {
+  return {
     gameId: game.id,
     version: game.version,
     names,
     deadlines: Object.fromEntries(game.seats.map((s) => [s.playerId, s.deadlineAt])),
     seedCommitment: game.seedCommitment,
-    seed: game.status === 'finished' ? game.seed : null,
+    seed: game.seed,
     cycle: game.cycleId !== null,
-  });
+    practice: game.practice,
+    autopilot,
+  };
+}
+
+/** The public board of a game, rendered from the spectator view (never raw state). */
+export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>): MessagePayload {
+  return games.require(snap.game.kind).present.board(snap.view(null), boardMeta(snap.game, names, snap.autopilot));
+}
+
+export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
+  const snap = await getGame(ctx, gameId, null);
+  return { payload: boardFor(games, snap, await playerNames(ctx, snap.game.seats.map((s) => s.playerId))), game: snap.game };
 }

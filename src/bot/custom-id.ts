@@ -1,47 +1,23 @@
+import type { MessageComponentInteraction } from 'discord.js';
 import { z } from 'zod';
-import { SYMBOLS } from '../games/tellstones/engine/schema.ts';
+import { idArg as id, versionArg as version, type BotDeps } from './game-module.ts';
 
 /**
- * The one customId scheme: `<route>:<arg>:<arg>...`, e.g. `kb:place:12:7:2` (game 12, board
- * version 7, column 2). Every route declares a zod tuple for its args; parse() returns null for
- * an id that is not ours or is malformed, so a hand-edited id is refused, never trusted.
+ * The platform's own custom ids: `<route>:<arg>:<arg>...`, e.g. `g:resign:12:7` (game 12, board
+ * version 7). Every route declares a zod tuple for its args; parse() returns null for an id that
+ * is not ours or is malformed, so a hand-edited id is refused, never trusted. A game's own buttons
+ * use its scheme (src/bot/game-module.ts, `defineIds`), dispatched by src/bot/game-routes.ts.
  * The version makes a stale or double click harmless: the service refuses a version that moved on.
  */
-/** Canonical decimal digits only ("1e3", " 7", "07" are someone's edits, not ours). */
-const digits = (min: number, max: number) =>
-  z.string().regex(/^(0|[1-9]\d{0,9})$/).transform(Number).pipe(z.number().int().min(min).max(max));
-const id = digits(1, 2_147_483_647);
-const version = digits(0, 2_147_483_647);
-const tsSymbol = z.enum(SYMBOLS);
-
 export const customIdRoutes = {
   'ch:accept': z.tuple([id]),
   'ch:decline': z.tuple([id]),
-  'kb:place': z.tuple([id, version, digits(1, 3)]),
-  // Knucklebones dice items (src/bot/dice-components.ts): open the menu, pick a die (select), keep a Loaded Die value.
-  'kb:dice': z.tuple([id, version]),
-  'kb:die': z.tuple([id, version]),
-  'kb:keep': z.tuple([id, version, digits(0, 1)]),
   'g:resign': z.tuple([id, version]),
   'g:resign-yes': z.tuple([id, version]),
   'g:resign-no': z.tuple([id]),
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),
-  // Tellstones (src/bot/games/tellstones-components.ts). <id> game, <version> board version.
-  'ts:act': z.tuple([id, version, z.enum(['place', 'hide', 'swap', 'peek', 'challenge'])]),
-  'ts:boast': z.tuple([id, version]),
-  'ts:know': z.tuple([id]),
-  'ts:pl': z.tuple([id, version]),
-  'ts:place': z.tuple([id, version, digits(0, 1), tsSymbol, z.enum(['left', 'right'])]),
-  'ts:hide': z.tuple([id, version]),
-  'ts:swap': z.tuple([id, version]),
-  'ts:peek': z.tuple([id, version, digits(0, 1)]),
-  'ts:chal': z.tuple([id, version]),
-  'ts:ans': z.tuple([id, version, tsSymbol]),
-  'ts:boa': z.tuple([id, version, z.enum(['believe', 'doubt', 'counter'])]),
-  'ts:prvp': z.tuple([id, version]),
-  'ts:prv': z.tuple([id, version, digits(0, 1), digits(0, 6), tsSymbol]),
 } as const;
 
 export type CustomIdRoute = keyof typeof customIdRoutes;
@@ -66,3 +42,8 @@ export function parseCustomId(raw: string): ParsedCustomId | null {
   if (!args.success) return null;
   return { route, args: args.data } as ParsedCustomId;
 }
+
+/** One handler per platform route (the games' own routes: src/bot/game-routes.ts). */
+export type ComponentHandlers<R extends ParsedCustomId['route'] = ParsedCustomId['route']> = {
+  [K in R]: (i: MessageComponentInteraction, args: Extract<ParsedCustomId, { route: K }>['args'], deps: BotDeps) => Promise<void>;
+};

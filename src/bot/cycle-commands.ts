@@ -4,7 +4,8 @@ import { UserError } from '../services/errors.ts';
 import { stateIntent, type IntentMode } from '../services/intents.ts';
 import type { BotDeps } from './command.ts';
 import { mention } from './format.ts';
-import { joinCommand, presenterTitle } from './game-commands.ts';
+import { joinCommand } from './game-commands.ts';
+import type { GameModule } from './game-module.ts';
 import { displayName, requireGuild } from './interaction-utils.ts';
 
 type Named = { id: string; name: string; bot: boolean };
@@ -16,14 +17,15 @@ type Named = { id: string; name: string; bot: boolean };
 export async function joinOrIntend(
   interaction: ChatInputCommandInteraction,
   deps: BotDeps,
-  kind: string,
+  module: GameModule,
   opponents: Named[],
   mode: IntentMode | null,
-  /** How the game is challenged outside cycles (options, title, subcommand); intents make default games. */
+  /** How the game is challenged outside cycles (options, title); intents make default games. */
   challenge: Parameters<typeof joinCommand>[4] = {},
 ): Promise<void> {
   const guildId = requireGuild(interaction);
-  const command = `/${kind} ${challenge.subcommand ?? 'join'}`;
+  const kind = module.kind;
+  const command = `/${kind} ${module.joinSubcommand}`;
   if (!(await runsCycles(deps.ctx, guildId))) {
     if (opponents.length > 1 || mode) {
       throw new UserError(
@@ -31,7 +33,7 @@ export async function joinOrIntend(
         `This server is not running cycles, so \`${command}\` challenges one player: name just \`opponent\` (several opponents and \`mode\` are for Rest Phases).`,
       );
     }
-    return joinCommand(interaction, deps, kind, opponents[0]!, challenge);
+    return joinCommand(interaction, deps, module, opponents[0]!, challenge);
   }
   if (challenge.nonDefaultOptions) {
     throw new UserError('intent/options', `Games arranged in a cycle use the standard rules. Run \`${command}\` without the variant options to state your intent.`);
@@ -52,7 +54,7 @@ export async function joinOrIntend(
   const lines: string[] = [];
   if (named.length) {
     const how = r.intents.length > 1 ? (r.mode === 'any' ? ' (**any**: one game, against whichever names you back first)' : ' (**each**: a game against every one who names you back)') : '';
-    lines.push(`📣 ${mention(from.id)} intends to play ${presenterTitle(kind)} against ${named.join(', ')}${how} in the next Battle Phase of **${r.cycle.season.name} / ${r.cycle.name}**.`);
+    lines.push(`📣 ${mention(from.id)} intends to play ${module.title} against ${named.join(', ')}${how} in the next Battle Phase of **${r.cycle.season.name} / ${r.cycle.name}**.`);
   }
   if (r.repeated.length) lines.push(`You already named ${r.repeated.map(mention).join(', ')} in this Rest Phase; nothing new there.`);
   for (const m of r.matched) {

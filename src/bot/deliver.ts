@@ -6,8 +6,7 @@ import { leaderboardText, standings } from '../services/leaderboard.ts';
 import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
-import { presenterFor } from './games/index.ts';
-import type { MessagePayload } from './games/types.ts';
+import type { GameModules, MessagePayload } from './game-module.ts';
 import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -22,6 +21,19 @@ export function classify(err: unknown): DeliveryError {
   return new DeliveryError(String((err as Error)?.message ?? err), true);
 }
 
+/**
+ * A payload as discord.js's REST options: files become multipart uploads, each listed in the
+ * body's `attachments` (on an edit, the listed attachments replace the message's old ones).
+ */
+function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: true }): { body: unknown; files?: Array<{ name: string; data: Buffer }> } {
+  const { files, ...body } = payload;
+  if (!files?.length) return { body };
+  return {
+    body: { ...body, attachments: files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
+    files: files.map((f) => ({ name: f.name, data: f.data })),
+  };
+}
+
 /** The nonce Discord uses to drop a duplicate create (max 25 chars). */
 const nonceFor = (row: Outbox, suffix = '') => `sh${row.id}${suffix}`.slice(0, 25);
 
@@ -34,6 +46,7 @@ export class DiscordDeliverer implements Deliverer {
   constructor(
     private readonly client: Client,
     private readonly ctx: ServiceContext,
+    private readonly games: GameModules,
   ) {}
 
   async deliver(row: Outbox): Promise<string> {
@@ -71,8 +84,8 @@ export class DiscordDeliverer implements Deliverer {
     return dm.id;
   }
 
-  private post(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<APIMessage> {
-    return this.client.rest.post(Routes.channelMessages(channelId), { body }) as Promise<APIMessage>;
+  private post(channelId: string, payload: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<APIMessage> {
+    return this.client.rest.post(Routes.channelMessages(channelId), withFiles(payload)) as Promise<APIMessage>;
   }
 
   private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
@@ -82,7 +95,7 @@ export class DiscordDeliverer implements Deliverer {
       const seats = await this.ctx.db.seat.findMany({ where: { gameId: game.id } });
       Object.assign(names, await playerNames(this.ctx, seats.map((s) => s.playerId)));
     }
-    const payload = presenterFor(p.notification.kind).notification(p.notification, {
+    const payload = this.games.require(p.notification.kind).present.notification(p.notification, {
       names,
       boardUrl: game ? boardUrl(game) : null,
       version: game?.version ?? 0,
@@ -135,12 +148,12 @@ export class DiscordDeliverer implements Deliverer {
       // Most board rows find the board already edited by the click's own reply: check cheaply first.
       const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
       if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
-      const { payload, game } = await renderBoard(this.ctx, p.gameId);
+      const { payload, game } = await renderBoard(this.ctx, this.games, p.gameId);
       if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
       let messageId = game.boardMessageId;
       if (messageId) {
         try {
-          await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), { body: payload });
+          await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), withFiles(payload));
         } catch (err) {
           if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage)) throw err;
           messageId = null; // the board was deleted: post a new one
@@ -183,7 +196,7 @@ export class DiscordDeliverer implements Deliverer {
     const table = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
     if (!table?.messageId) return 'no-message';
     try {
-      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), { body: tableMessage(table) });
+      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(tableMessage(this.games, table)));
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;

@@ -3,17 +3,19 @@ import type { SlashCommandIntegerOption, SlashCommandSubcommandsOnlyBuilder } fr
 import { ButtonStyle, ComponentType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { challenge, setChallengeMessage } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
-import { getGame, listActiveGames, resolveOwnGame } from '../services/games.ts';
+import { getGame, listActiveGames, listOtherGames, resolveOwnGame, startPractice } from '../services/games.ts';
 import { boardFor, boardUrl, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
-import { presenterFor } from './games/index.ts';
+import type { GameModule } from './game-module.ts';
+import { toDiscord } from './game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from './interaction-utils.ts';
 
 /**
- * The subcommands every game shares (join, forfeit, games, view). Each game's command module
- * calls these with its kind; the game-specific parts (moves) stay in the module.
+ * The subcommands every game shares (forfeit, games, view, practice, help) and the challenge
+ * behind each game's join subcommand. A game's command module (commands/<game>.ts) declares its
+ * own subcommands and hands these to shared code with its module.
  */
 
 /** The `game` option of subcommands that act on one of the invoker's games, and its zod schema. */
@@ -21,26 +23,75 @@ export const gameIdSchema = z.number().int().positive().max(2_147_483_647).nulla
 export const gameOptionBuilder = (o: SlashCommandIntegerOption) =>
   o.setName('game').setDescription('Which game (if you have several)').setAutocomplete(true).setMinValue(1);
 
-/** Adds the subcommands every game has (forfeit, games, view) to a game's slash command. */
-export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, forfeitDescription: string): SlashCommandSubcommandsOnlyBuilder {
+/** The zod schemas of the shared subcommands, to add to a game command's discriminated union. */
+export const commonSubcommandSchemas = [
+  z.object({ subcommand: z.literal('forfeit'), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('games') }),
+  z.object({ subcommand: z.literal('view'), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('practice'), bots: z.number().int().min(1).max(3).nullable() }),
+  z.object({ subcommand: z.literal('help') }),
+] as const;
+export type CommonSubcommand = z.infer<(typeof commonSubcommandSchemas)[number]>;
+export const COMMON_SUBCOMMANDS = ['forfeit', 'games', 'view', 'practice', 'help'] as const;
+
+/** What the shared subcommands read from the interaction (added to a command module's `read`). */
+export function readCommon(interaction: ChatInputCommandInteraction): Record<string, unknown> {
+  return { game: interaction.options.getInteger('game'), bots: interaction.options.getInteger('bots') };
+}
+
+/** Adds the subcommands every game has to a game's slash command. */
+export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, module: GameModule): SlashCommandSubcommandsOnlyBuilder {
+  const { engine } = module;
+  const multi = engine.maxPlayers > 2 && !engine.out ? ' (your whole team loses)' : engine.out ? ' (the autopilot takes your seat)' : '';
   return b
-    .addSubcommand((s) => s.setName('forfeit').setDescription(forfeitDescription).addIntegerOption(gameOptionBuilder))
+    .addSubcommand((s) => s.setName('forfeit').setDescription(`Give up a game${multi}; asks you to confirm.`).addIntegerOption(gameOptionBuilder))
     .addSubcommand((s) => s.setName('games').setDescription('List your games in progress, whose turn it is, and the deadlines.'))
     .addSubcommand((s) =>
       s
         .setName('view')
         .setDescription('Look at a game (anyone may watch).')
         .addIntegerOption((o) => o.setName('game').setDescription('Game number').setAutocomplete(true).setMinValue(1)),
-    );
+    )
+    .addSubcommand((s) => {
+      s.setName('practice').setDescription(`Practise ${module.title} against the autopilot (no leaderboard, no rewards).`);
+      if (engine.maxPlayers - 1 > engine.minPlayers - 1) {
+        s.addIntegerOption((o) =>
+          o
+            .setName('bots')
+            .setDescription(`How many autopilot seats (${engine.minPlayers - 1}-${engine.maxPlayers - 1})`)
+            .setMinValue(engine.minPlayers - 1)
+            .setMaxValue(engine.maxPlayers - 1),
+        );
+      }
+      return s;
+    })
+    .addSubcommand((s) => s.setName('help').setDescription(`How to play ${module.title}, in short.`));
+}
+
+/** Runs a shared subcommand. */
+export async function runCommonSubcommand(interaction: ChatInputCommandInteraction, input: CommonSubcommand, deps: BotDeps, module: GameModule): Promise<void> {
+  switch (input.subcommand) {
+    case 'forfeit':
+      return forfeitCommand(interaction, deps, module, input.game);
+    case 'games':
+      return gamesCommand(interaction, deps, module);
+    case 'view':
+      return viewCommand(interaction, deps, module, input.game);
+    case 'practice':
+      return practiceCommand(interaction, deps, module, input.bots);
+    case 'help':
+      await interaction.reply({ content: `📖 **How to play ${module.title}**\n${module.howToPlay}`.slice(0, 2000), flags: EPHEMERAL });
+      return;
+  }
 }
 
 export async function joinCommand(
   interaction: ChatInputCommandInteraction,
   deps: BotDeps,
-  kind: string,
+  module: GameModule,
   opponent: { id: string; name: string; bot: boolean },
-  /** Setup options for the game, what to call it ("Tellstones: Fearless Vanguard"), and the subcommand that challenges back. */
-  extra: { options?: unknown; title?: string; subcommand?: string; nonDefaultOptions?: boolean } = {},
+  /** Setup options for the game, and what to call it ("Tellstones: Fearless Vanguard"). */
+  extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean } = {},
 ): Promise<void> {
   const guildId = requireGuild(interaction);
   const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
@@ -48,12 +99,12 @@ export async function joinCommand(
     guildId,
     guildName: interaction.guild?.name ?? '',
     channelId: interaction.channelId,
-    kind,
+    kind: module.kind,
     from,
     to: opponent,
     ...(extra.options !== undefined ? { options: extra.options } : {}),
   });
-  const title = extra.title ?? presenterTitle(kind);
+  const title = extra.title ?? module.title;
   if (result.type === 'started') {
     const url = boardUrl(result.game);
     await interaction.reply({
@@ -63,7 +114,7 @@ export async function joinCommand(
     return;
   }
   const response = await interaction.reply({
-    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**! Accept with the button, or challenge them back with \`/${kind} ${extra.subcommand ?? 'join'}\`.`,
+    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**! Accept with the button, or challenge them back with \`/${module.kind} ${module.joinSubcommand}\`.`,
     components: [
       {
         type: ComponentType.ActionRow,
@@ -91,24 +142,24 @@ export async function joinCommand(
   }
 }
 
-export function presenterTitle(kind: string): string {
-  return kind.charAt(0).toUpperCase() + kind.slice(1);
-}
-
-export async function forfeitCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, kind: string, gameId: number | null): Promise<void> {
+export async function forfeitCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, gameId: number | null): Promise<void> {
   const guildId = requireGuild(interaction);
-  const id = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind, gameId });
+  const id = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind, gameId });
   const { game } = await getGame(deps.ctx, id, guildId);
-  if (!game.seats.some((s) => s.playerId === interaction.user.id)) {
-    throw new UserError('game/not-participant', `You are not in game #${id}.`);
+  if (!game.seats.some((s) => s.playerId === interaction.user.id && !s.autopilot)) {
+    throw new UserError('game/not-participant', `You are not playing in game #${id}.`);
   }
   if (game.status !== 'active') throw new UserError('game/over', `Game #${id} is already over.`);
-  await interaction.reply(resignConfirmation(game.id, game.version));
+  await interaction.reply(resignConfirmation(game.id, game.version, game.seats.length));
 }
 
-export function resignConfirmation(gameId: number, version: number) {
+export function resignConfirmation(gameId: number, version: number, seats = 2) {
+  const what =
+    seats > 2
+      ? 'You lose: in a team game your whole team loses; in a game where everyone plays for themselves the autopilot plays your seat and you rank last.'
+      : 'You lose.';
   return {
-    content: `Really forfeit game #${gameId}? You lose (your whole team, in a team game), and this cannot be undone.`,
+    content: `Really forfeit game #${gameId}? ${what} This cannot be undone.`,
     flags: EPHEMERAL,
     components: [
       {
@@ -122,53 +173,64 @@ export function resignConfirmation(gameId: number, version: number) {
   } as const;
 }
 
-export async function gamesCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, kind: string): Promise<void> {
+export async function gamesCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule): Promise<void> {
   const guildId = requireGuild(interaction);
-  const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind });
+  const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind });
   if (games.length === 0) {
-    await interaction.reply({ content: `You have no ${presenterTitle(kind)} game in progress. Start one with \`/${kind}\`.`, flags: EPHEMERAL });
+    await interaction.reply({ content: `You have no ${module.title} game in progress. Start one with \`/${module.kind} ${module.joinSubcommand}\`, or \`/${module.kind} practice\`.`, flags: EPHEMERAL });
     return;
   }
   const names = await playerNames(deps.ctx, [...new Set(games.flatMap((g) => g.game.seats.map((s) => s.playerId)))]);
-  const lines = games.slice(0, 20).map(({ game, engine, state }) => {
-    const line = presenterFor(game.kind).summary(engine.view(state, interaction.user.id), interaction.user.id, { gameId: game.id, names });
-    const deadline = game.seats.find((s) => s.deadlineAt)?.deadlineAt;
-    const url = boardUrl(game);
-    return `• ${line}${deadline ? `, deadline ${ts(deadline)}` : ''}${url ? ` · [board](${url})` : ''}`;
+  const lines = games.slice(0, 20).map((snap) => {
+    const line = module.present.summary(snap.view(interaction.user.id), interaction.user.id, { gameId: snap.game.id, names });
+    const deadline = snap.game.seats.find((s) => s.deadlineAt)?.deadlineAt;
+    const url = boardUrl(snap.game);
+    return `• ${line}${snap.game.practice ? ' (practice)' : ''}${deadline ? `, deadline ${ts(deadline)}` : ''}${url ? ` · [board](${url})` : ''}`;
   });
   if (games.length > 20) lines.push(`…and ${games.length - 20} more.`);
-  await interaction.reply({ content: `Your ${presenterTitle(kind)} games:\n${lines.join('\n')}`.slice(0, 2000), flags: EPHEMERAL });
+  await interaction.reply({ content: `Your ${module.title} games:\n${lines.join('\n')}`.slice(0, 2000), flags: EPHEMERAL });
 }
 
-export async function viewCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, kind: string, gameId: number | null): Promise<void> {
+export async function viewCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, gameId: number | null): Promise<void> {
   const guildId = requireGuild(interaction);
-  const id = gameId ?? (await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind }));
-  const { game, engine, state } = await getGame(deps.ctx, id, guildId);
+  const id = gameId ?? (await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
+  const snap = await getGame(deps.ctx, id, guildId);
   // A spectator view for everyone (participants included): the viewer-specific view is for DMs.
-  const payload = boardFor(game, engine.view(state, null), await playerNames(deps.ctx, game.seats.map((s) => s.playerId)));
-  await interaction.reply({ ...payload, components: [], flags: EPHEMERAL } as never);
+  const payload = boardFor(deps.games, snap, await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId)));
+  await interaction.reply({ ...toDiscord(payload), components: [], flags: EPHEMERAL } as never);
+}
+
+/** `/<game> practice`: a game against the autopilot, in this channel, at once. */
+export async function practiceCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, bots: number | null): Promise<void> {
+  const guildId = requireGuild(interaction);
+  const game = await startPractice(deps.ctx, {
+    guildId,
+    guildName: interaction.guild?.name ?? '',
+    channelId: interaction.channelId,
+    kind: module.kind,
+    player: { id: interaction.user.id, name: displayName(interaction.user) },
+    bots: bots ?? module.engine.minPlayers - 1,
+  });
+  await interaction.reply({
+    content: `🤖 Practice ${module.title} #${game.id} against the autopilot: the board follows in this channel, and your turns come by DM. It counts on no leaderboard.`,
+    flags: EPHEMERAL,
+  });
 }
 
 /** Autocomplete for a `game` option: the invoker's games first, then (for view) others in the server. */
-export async function autocompleteGame(interaction: AutocompleteInteraction, deps: BotDeps, kind: string, everyone: boolean): Promise<void> {
+export async function autocompleteGame(interaction: AutocompleteInteraction, deps: BotDeps, module: GameModule, everyone: boolean): Promise<void> {
   if (!interaction.inGuild()) return respondChoices(interaction, []);
   const typed = String(interaction.options.getFocused()).replace(/^#/, '').trim();
-  const own = await listActiveGames(deps.ctx, { guildId: interaction.guildId, userId: interaction.user.id, kind });
+  const own = await listActiveGames(deps.ctx, { guildId: interaction.guildId, userId: interaction.user.id, kind: module.kind });
   const names = await playerNames(deps.ctx, [...new Set(own.flatMap((g) => g.game.seats.map((s) => s.playerId)))]);
-  const choices = own.map(({ game, engine, state }) => ({
-    name: presenterFor(kind).summary(engine.view(state, interaction.user.id), interaction.user.id, { gameId: game.id, names }),
-    value: game.id,
+  const choices = own.map((snap) => ({
+    name: module.present.summary(snap.view(interaction.user.id), interaction.user.id, { gameId: snap.game.id, names }),
+    value: snap.game.id,
   }));
   if (everyone && choices.length < 25) {
-    const others = await deps.ctx.db.game.findMany({
-      where: { guildId: interaction.guildId, kind, status: 'active', id: { notIn: choices.map((c) => c.value) } },
-      include: { seats: true },
-      orderBy: { id: 'desc' },
-      take: 25 - choices.length,
-    });
+    const others = await listOtherGames(deps.ctx, { guildId: interaction.guildId, kind: module.kind, excludeIds: choices.map((c) => c.value), take: 25 - choices.length });
     const otherNames = await playerNames(deps.ctx, [...new Set(others.flatMap((g) => g.seats.map((s) => s.playerId)))]);
     for (const g of others) choices.push({ name: `#${g.id}: ${g.seats.map((s) => otherNames[s.playerId] ?? 'player').join(' vs ')}`, value: g.id });
   }
   await respondChoices(interaction, choices.filter((c) => typed === '' || String(c.value).startsWith(typed) || c.name.toLowerCase().includes(typed.toLowerCase())));
 }
-

@@ -1,16 +1,19 @@
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
-import { commands } from '../../commands/index.ts';
 import { Dispatcher } from '../outbox/dispatcher.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { PhaseSchedule } from '../scheduler/phases.ts';
 import type { ServiceContext } from '../services/context.ts';
-import type { BotDeps } from './command.ts';
+import type { BotDeps, CommandModule } from './command.ts';
+import type { GameModules } from './game-module.ts';
 import { DiscordDeliverer } from './deliver.ts';
 import { ReplyTimer } from './reply-timer.ts';
 import { createRouter } from './router.ts';
 
 export interface BotOptions {
-  ctx: Omit<ServiceContext, 'onOutbox'>;
+  ctx: Omit<ServiceContext, 'onOutbox' | 'games'>;
+  /** The games (src/games/index.ts) and the slash commands (commands/index.ts) to run. */
+  games: GameModules;
+  commands: Record<string, CommandModule<never>>;
   token: string;
   /** REST base, e.g. the emulator's `http://127.0.0.1:8787/api`. Unset: real Discord. */
   apiBase?: string;
@@ -45,12 +48,12 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     ...(opts.apiBase ? { rest: { api: opts.apiBase } } : {}),
   });
   let dispatcher: Dispatcher | null = null;
-  const ctx: ServiceContext = { ...opts.ctx, onOutbox: () => dispatcher?.kick() };
+  const ctx: ServiceContext = { ...opts.ctx, games: opts.games, onOutbox: () => dispatcher?.kick() };
   const tickOpts = { ...(opts.cron ? { cron: opts.cron } : {}), ...(opts.beforeTick ? { beforeTick: opts.beforeTick } : {}) };
-  dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx), tickOpts);
+  dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx, opts.games), tickOpts);
   const scheduler = new Scheduler(ctx, tickOpts);
   const phaseSchedule = new PhaseSchedule(ctx);
-  const route = createRouter(commands, { ctx, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
+  const route = createRouter(opts.commands, { ctx, games: opts.games, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
   client.on(Events.InteractionCreate, (interaction) => void route(interaction));
   client.on(Events.Error, (err) => ctx.log.error({ err }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shard) => ctx.log.warn({ code: event.code, shard }, 'gateway disconnected'));

@@ -1,15 +1,14 @@
 import { ButtonStyle, ComponentType, type ChatInputCommandInteraction } from 'discord.js';
 import { getGame, markBoardRendered } from '../services/games.ts';
+import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
+import { toDiscord } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
 import { joinTable, leaveTable, openTable, setTableMessage, type TableWithSeats } from '../services/tables.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
-import type { ComponentHandlers } from './components.ts';
+import type { ComponentHandlers } from './custom-id.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
-import { presenterFor } from './games/index.ts';
-import { presenterTitle } from './game-commands.ts';
-import type { MessagePayload } from './games/types.ts';
 import { displayName, requireGuild } from './interaction-utils.ts';
 
 /**
@@ -18,15 +17,16 @@ import { displayName, requireGuild } from './interaction-utils.ts';
  * into the game's board. A game's presenter may name the seats and the game (`presenter.table`).
  */
 
-export function tableMessage(table: TableWithSeats): MessagePayload {
-  const presenter = presenterFor(table.kind);
-  const title = presenter.table?.title(table.options) ?? presenterTitle(table.kind);
-  const labels = presenter.table?.seatLabels(table.seatCount) ?? Array.from({ length: table.seatCount }, (_, i) => `Seat ${i + 1}`);
+export function tableMessage(games: GameModules, table: TableWithSeats): MessagePayload {
+  const module = games.get(table.kind);
+  const presenter = module?.present;
+  const title = presenter?.table?.title(table.options) ?? games.title(table.kind);
+  const labels = presenter?.table?.seatLabels(table.seatCount) ?? Array.from({ length: table.seatCount }, (_, i) => `Seat ${i + 1}`);
   const seats = labels.map((label, i) => {
     const s = table.seats.find((x) => x.seat === i);
     return `**${label}** ${s ? mention(s.playerId) : '— free —'}`;
   });
-  const note = presenter.table?.note?.(table.options) ?? '';
+  const note = presenter?.table?.note?.(table.options) ?? '';
   const head = `🪑 **${title}**: table #${table.id}, opened by ${mention(table.hostId)}.`;
   if (table.status === 'cancelled') {
     return { content: `${head}\nThe host closed this table.`, components: [], allowed_mentions: { parse: [] } };
@@ -68,10 +68,11 @@ export function tableMessage(table: TableWithSeats): MessagePayload {
 export async function openTableCommand(
   interaction: ChatInputCommandInteraction,
   deps: BotDeps,
-  kind: string,
+  module: GameModule,
   options: unknown,
   seatCount: number,
 ): Promise<void> {
+  const kind = module.kind;
   const guildId = requireGuild(interaction);
   const table = await openTable(deps.ctx, {
     guildId,
@@ -82,7 +83,7 @@ export async function openTableCommand(
     seatCount,
     host: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot },
   });
-  const response = await interaction.reply({ ...tableMessage(table), withResponse: true } as never);
+  const response = await interaction.reply({ ...toDiscord(tableMessage(deps.games, table)), withResponse: true } as never);
   const messageId = (response as { resource?: { message?: { id: string } | null } }).resource?.message?.id;
   if (messageId) await setTableMessage(deps.ctx, table.id, messageId);
 }
@@ -97,17 +98,17 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave'> = {
       messageId: interaction.message.id,
     });
     if (!game) {
-      await interaction.update(tableMessage(table) as never);
+      await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
       return;
     }
     const snap = await getGame(deps.ctx, game.id, null);
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-    await interaction.update(boardFor(snap.game, snap.engine.view(snap.state, null), names) as never);
+    await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
     await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
   },
   async 'tb:leave'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are left in the server.');
     const table = await leaveTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
-    await interaction.update(tableMessage(table) as never);
+    await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
   },
 };

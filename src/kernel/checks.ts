@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rngStateSchema } from './rng.ts';
-import { RuleError, type Outcome, type PlayerId, type SetupArgs } from './types.ts';
+import { RuleError, SYSTEM, type Outcome, type PlayerId, type SetupArgs } from './types.ts';
 
 /**
  * What every engine checks the same way: setup arguments, "the game runs and you are seated",
@@ -26,7 +26,7 @@ export function checkSetup(
   }
   // Ids key records in stored JSON; `__proto__` would not survive a JSON/zod round trip, and the
   // SYSTEM actor is not a seat.
-  if (players.some((p) => p === '__proto__' || p.startsWith('@'))) bad('That player id cannot be used.');
+  if (players.some((p) => p === '__proto__' || p === SYSTEM)) bad('That player id cannot be used.');
   if (!rngStateSchema.shape.seed.safeParse(args.seed).success) bad('The seed must be 64 lowercase hex characters.');
 }
 

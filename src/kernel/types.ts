@@ -6,9 +6,10 @@ export type PlayerId = string;
 /**
  * The actor of moves nobody makes by hand: a timer that advances a phase by itself (the next
  * automatic roll, a window that closes). Engines accept a move from SYSTEM only where their timers
- * declare one (`TimerSpec.onExpiry` without a player).
+ * declare one (`TimerSpec.onExpiry` without a player). The move log records it as the actor of
+ * such moves and of timeouts.
  */
-export const SYSTEM: PlayerId = '@system';
+export const SYSTEM: PlayerId = 'system';
 
 /**
  * A rule violation. `code` is stable and namespaced by game (`knucklebones/column-full`);

@@ -2,8 +2,8 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { cronLogger } from '../log.ts';
 import type { Tx } from '../db/client.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { expireTurn, sendReminder } from '../services/games.ts';
 import { expireTable } from '../services/tables.ts';
+import { expireLegacyTurn, expireTimer, sendLegacyReminder, sendTimerReminder } from '../services/timers.ts';
 
 export interface DueJob {
   id: bigint;
@@ -16,8 +16,11 @@ export interface DueJob {
 type Handler = (tx: Tx, ctx: ServiceContext, job: DueJob) => Promise<string>;
 
 const handlers: Record<string, Handler> = {
-  'turn-deadline': (tx, ctx, job) => expireTurn(tx, ctx, job.game_id!, job.payload),
-  'turn-reminder': (tx, ctx, job) => sendReminder(tx, ctx, job.game_id!, job.payload),
+  timer: (tx, ctx, job) => expireTimer(tx, ctx, job.game_id!, job.payload),
+  'timer-reminder': (tx, ctx, job) => sendTimerReminder(tx, ctx, job.game_id!, job.payload),
+  // Written before timers were data; a database may still hold some.
+  'turn-deadline': (tx, ctx, job) => expireLegacyTurn(tx, ctx, job.game_id!, job.payload),
+  'turn-reminder': (tx, ctx, job) => sendLegacyReminder(tx, ctx, job.game_id!, job.payload),
   'table-expiry': (tx, ctx, job) => expireTable(tx, ctx, job.payload),
 };
 

@@ -1,9 +1,9 @@
 import type { Tx } from '../db/client.ts';
-import { getEngine } from '../games/index.ts';
 import type { Challenge } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
-import { inTransaction, startGame, type GameWithSeats } from './games.ts';
+import { inTransaction, startGame } from './games.ts';
+import type { GameRow } from './game-store.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
 export interface Challenger {
@@ -12,7 +12,7 @@ export interface Challenger {
   bot: boolean;
 }
 
-export type ChallengeResult = { type: 'challenge'; challenge: Challenge } | { type: 'started'; challenge: Challenge; game: GameWithSeats };
+export type ChallengeResult = { type: 'challenge'; challenge: Challenge } | { type: 'started'; challenge: Challenge; game: GameRow };
 
 /**
  * `/<game> join @opponent` outside cycles: a challenge, or, when the opponent already challenged
@@ -69,7 +69,7 @@ export async function challenge(
         kind: input.kind,
         challengerId: from.id,
         opponentId: to.id,
-        options: checkOptions(input.kind, input.options) as object,
+        options: checkOptions(ctx, input.kind, input.options) as object,
         createdAt: now,
       },
     });
@@ -122,11 +122,10 @@ const notYours = (kind: string) =>
   new UserError('challenge/not-yours', `This challenge is not addressed to you. Challenge someone yourself with \`/${kind}\`.`);
 
 /** Options are checked when the challenge is made, so an accepted challenge always starts. */
-function checkOptions(kind: string, options: unknown): unknown {
-  const engine = getEngine(kind);
-  if (!engine) throw new UserError('game/unknown-kind', `Stonehall does not know a game called "${kind}".`);
-  const parsed = engine.optionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw new UserError('challenge/bad-options', `Those ${engine.name} options are not valid.`);
+function checkOptions(ctx: ServiceContext, kind: string, options: unknown): unknown {
+  const def = ctx.games.require(kind);
+  const parsed = def.engine.optionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new UserError('challenge/bad-options', `Those ${def.title} options are not valid.`);
   return parsed.data;
 }
 
@@ -144,7 +143,7 @@ export async function acceptChallenge(
      */
     messageId?: string;
   },
-): Promise<{ challenge: Challenge; game: GameWithSeats }> {
+): Promise<{ challenge: Challenge; game: GameRow }> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
     if (ch.opponentId !== input.userId) throw notYours(ch.kind);

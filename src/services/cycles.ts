@@ -1,6 +1,5 @@
 import type { Tx } from '../db/client.ts';
 import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts';
-import { getEngine } from '../games/index.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
@@ -18,27 +17,10 @@ import { ensureGuild, isModerator } from './settings.ts';
  * phase, one announcement and one set of games.
  */
 
-export type PhaseKind = 'rest' | 'battle';
-export type Member = { manageGuild: boolean; roleIds: string[] };
-export type CycleWithSeason = Cycle & { season: Season };
-
-export const cycleTitle = (c: { name: string; season: { name: string } }) => `${c.season.name} / ${c.name}`;
+export { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason, type Member, type PhaseKind } from './locks.ts';
+import { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason, type Member, type PhaseKind } from './locks.ts';
 
 const ch = (id: string) => `<#${id}>`;
-
-/** Locks the server row (created if new): the first lock of every cycle use case. */
-export async function lockGuild(tx: Tx, guildId: string, guildName?: string): Promise<Guild> {
-  await ensureGuild(tx, guildId, guildName);
-  await tx.$queryRaw`SELECT id FROM guilds WHERE id = ${guildId} FOR UPDATE`;
-  return tx.guild.findUniqueOrThrow({ where: { id: guildId } });
-}
-
-/** The server's active cycle, locked (call after lockGuild). */
-export async function lockActiveCycle(tx: Tx, guildId: string): Promise<CycleWithSeason | null> {
-  const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM cycles WHERE guild_id = ${guildId} AND status = 'active' FOR UPDATE`;
-  if (rows.length === 0) return null;
-  return tx.cycle.findUnique({ where: { id: rows[0]!.id }, include: { season: true } });
-}
 
 export async function findActiveCycle(ctx: ServiceContext, guildId: string): Promise<CycleWithSeason | null> {
   return ctx.db.cycle.findFirst({ where: { guildId, status: 'active' }, include: { season: true } });
@@ -51,7 +33,7 @@ export async function currentPhase(ctx: ServiceContext, guildId: string): Promis
   return ctx.db.phase.findUnique({ where: { cycleId_seq: { cycleId: cycle.id, seq: cycle.phaseSeq } } });
 }
 
-/** A server "runs cycles" while it has an active season; then `/knucklebones join` states intents. */
+/** A server "runs cycles" while it has an active season; then a game's join subcommand states intents. */
 export async function runsCycles(ctx: ServiceContext, guildId: string): Promise<boolean> {
   return (await ctx.db.season.count({ where: { guildId, status: 'active' } })) > 0;
 }
@@ -135,20 +117,25 @@ export async function endSeason(ctx: ServiceContext, input: { guildId: string; m
     if (!season) throw new UserError('cycle/no-season', 'No season is running. Start one with `/cycle season-start`.');
     const now = ctx.clock.now();
     const ended = await tx.season.update({ where: { id: season.id }, data: { status: 'ended', endedAt: now } });
-    await announce(tx, guild, `📕 **${season.name}** has ended. \`/knucklebones join\` and \`/tellstones challenge\` are plain challenges again until the next season.`, now);
+    await announce(tx, guild, `📕 **${season.name}** has ended. ${ctx.games.startHints()} are plain challenges again until the next season.`, now);
     return ended;
   });
 }
 
-/** A game's display name ("Knucklebones", "Tellstones") for announcements and DMs. */
-export const gameName = (kind: string): string => getEngine(kind)?.name ?? kind;
-
-export function restText(title: string, guild: Guild): string {
+/**
+ * The Rest Phase announcement: how to state an intent in each game, as each game's command
+ * really accepts it (how many opponents it may name; `mode` only where several may be named).
+ */
+export function restText(ctx: Pick<ServiceContext, 'games'>, title: string, guild: Guild): string {
   const where = guild.commencementChannelId ? ch(guild.commencementChannelId) : '#battle-commencement';
+  const how = ctx.games.all.map((g) =>
+    g.maxIntentOpponents > 1
+      ? `\`/${g.kind} ${g.joinSubcommand} opponent:@someone\` (${g.title}: name up to ${g.maxIntentOpponents}, with \`mode: any\` for one game against whichever of them names you back, or \`mode: each\` for a game against every one who does)`
+      : `\`/${g.kind} ${g.joinSubcommand} opponent:@someone\` (${g.title}: one opponent)`,
+  );
   return (
     `🌙 **Rest Phase** of **${title}** has begun.\n` +
-    `State your intents in ${where}: \`/knucklebones join opponent:@someone\` (or \`/tellstones challenge\`; name up to five, with \`mode: any\` for one game against ` +
-    `whichever of them names you back, or \`mode: each\` for a game against every one who does). ` +
+    `State your intents in ${where}: ${how.join('; ')}. ` +
     `Mutual intents are matched at once; the games start when the Battle Phase begins. See yours with \`/intents list\`, all matches with \`/intents matches\`.`
   );
 }
@@ -186,7 +173,7 @@ export async function startCycle(
       include: { season: true },
     });
     const phase = await tx.phase.create({ data: { cycleId: cycle.id, seq: 1, kind: 'rest', source: 'command', startedAt: now } });
-    await announce(tx, guild, `🌅 **${cycleTitle(cycle)}** begins.\n${restText(cycleTitle(cycle), guild)}`, now);
+    await announce(tx, guild, `🌅 **${cycleTitle(cycle)}** begins.\n${restText(ctx, cycleTitle(cycle), guild)}`, now);
     return { cycle, phase };
   });
 }
@@ -219,12 +206,12 @@ export async function openPhase(
     const updated = { ...cycle, phase: input.kind, phaseSeq: seq };
     const title = cycleTitle(cycle);
     if (input.kind === 'rest') {
-      await announce(tx, guild, restText(title, guild), now);
+      await announce(tx, guild, restText(ctx, title, guild), now);
       return { changed: true, cycle: updated, phase, games: [] };
     }
     const games = await startBattle(tx, ctx, guild, cycle, now, input.seed);
     await lapseOpenIntents(tx, cycle, now, 'the Battle Phase began');
-    const lines = games.map((g) => `• ${gameName(g.kind)} #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
+    const lines = games.map((g) => `• ${ctx.games.title(g.kind)} #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
     let list = lines.join('\n');
     if (list.length > 1500) {
       const kept: string[] = [];
@@ -278,7 +265,7 @@ async function startBattle(
         {
           userId: me,
           fallbackChannelId: m.channelId,
-          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${gameName(m.kind)} game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${ctx.games.title(m.kind)} game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
         },
         now,
       );
@@ -336,22 +323,29 @@ export async function endCycle(ctx: ServiceContext, input: { guildId: string; me
     );
     const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
     if (channelId) {
-      // One leaderboard per game played in the cycle (Knucklebones' when none was).
-      const kinds = (await tx.game.findMany({ where: { cycleId: cycle.id }, distinct: ['kind'], select: { kind: true }, orderBy: { kind: 'asc' } })).map((g) => g.kind);
-      for (const kind of kinds.length ? kinds : ['knucklebones']) await enqueue(tx, 'leaderboard', { channelId, cycleId: cycle.id, kind }, now);
+      // One leaderboard per game played in the cycle (the first game's when none was).
+      for (const kind of await kindsPlayed(tx, ctx, cycle.id)) await enqueue(tx, 'leaderboard', { channelId, cycleId: cycle.id, kind }, now);
     }
     return ended;
   });
 }
 
-/** Moderators: posts a cycle's leaderboard to the leaderboard channel. */
-export async function postLeaderboard(ctx: ServiceContext, input: { guildId: string; member: Member; cycleId: number; kind: string }): Promise<string> {
+/** The games played in a cycle, for its leaderboards (the first game's when none was). */
+async function kindsPlayed(tx: Tx, ctx: ServiceContext, cycleId: number): Promise<string[]> {
+  const kinds = (await tx.game.findMany({ where: { cycleId }, distinct: ['kind'], select: { kind: true }, orderBy: { kind: 'asc' } })).map((g) => g.kind);
+  return kinds.length ? kinds : ctx.games.kinds().slice(0, 1);
+}
+
+/** Moderators: posts a cycle's leaderboards (one per game played in it, or just `kind`) to the leaderboard channel. */
+export async function postLeaderboard(ctx: ServiceContext, input: { guildId: string; member: Member; cycleId: number; kind?: string }): Promise<string> {
   return inTransaction(ctx, async (tx) => {
     const guild = await lockGuild(tx, input.guildId);
     requireModerator(guild, input.member);
     const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
     if (!channelId) throw new UserError('cycle/no-leaderboard-channel', 'Set the leaderboard channel first: `/cycle config leaderboard:#channel`.');
-    await enqueue(tx, 'leaderboard', { channelId, cycleId: input.cycleId, kind: input.kind }, ctx.clock.now());
+    for (const kind of input.kind ? [input.kind] : await kindsPlayed(tx, ctx, input.cycleId)) {
+      await enqueue(tx, 'leaderboard', { channelId, cycleId: input.cycleId, kind }, ctx.clock.now());
+    }
     return channelId;
   });
 }

@@ -61,7 +61,7 @@ export interface StatementResult {
 }
 
 /**
- * `/knucklebones join` during a Rest Phase in the commencement channel. Each named opponent gets
+ * A game's join subcommand (`/knucklebones join`) during a Rest Phase in the commencement channel. Each named opponent gets
  * an intent; an intent matches when the opponent has an open intent naming the invoker. With
  * `any`, the earliest mutual intent wins (the opponent whose intent naming the invoker came
  * first) and the rest of the statement is void for this phase; with `each`, every mutual intent
@@ -102,7 +102,7 @@ export async function stateIntent(
     const phase = await currentRestPhase(tx, guild, cycle);
     const inCommencement = guild.commencementChannelId ? input.channelId === guild.commencementChannelId : input.channelName === DEFAULT_COMMENCEMENT;
     if (!inCommencement) {
-      throw new UserError('intent/wrong-channel', `Intents are taken in ${commencementWhere(guild)} during a Rest Phase. Run \`/${input.kind} ${input.kind === 'knucklebones' ? 'join' : 'challenge'}\` there.`);
+      throw new UserError('intent/wrong-channel', `Intents are taken in ${commencementWhere(guild)} during a Rest Phase. Run \`/${input.kind} ${ctx.games.get(input.kind)?.joinSubcommand ?? 'join'}\` there.`);
     }
     await ensurePlayers(tx, [from, ...input.opponents]);
     const now = ctx.clock.now();

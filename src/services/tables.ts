@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { getEngine } from '../games/index.ts';
 import type { Tx } from '../db/client.ts';
 import type { GameTable, TableSeat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
-import { inTransaction, startGame, type GameWithSeats, type PlayerRef } from './games.ts';
+import { inTransaction, startGame } from './games.ts';
+import type { GameRow, PlayerRef } from './game-store.ts';
 import { enqueue } from './notifications.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
@@ -28,14 +28,9 @@ export type TableWithSeats = GameTable & { seats: TableSeat[] };
 export interface JoinResult {
   table: TableWithSeats;
   /** Set when this join filled the table and started the game. */
-  game: GameWithSeats | null;
+  game: GameRow | null;
 }
 
-function engineFor(kind: string) {
-  const engine = getEngine(kind);
-  if (!engine) throw new UserError('game/unknown-kind', `Stonehall does not know a game called "${kind}".`);
-  return engine;
-}
 
 async function lockTable(tx: Tx, tableId: number, guildId: string | null): Promise<TableWithSeats> {
   const rows = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM game_tables WHERE id = ${tableId} FOR UPDATE`;
@@ -57,13 +52,13 @@ export async function openTable(
   ctx: ServiceContext,
   input: { guildId: string; guildName?: string; channelId: string; kind: string; options?: unknown; seatCount: number; host: PlayerRef & { bot?: boolean } },
 ): Promise<TableWithSeats> {
-  const engine = engineFor(input.kind);
+  const { engine, title } = ctx.games.require(input.kind);
   if (input.host.bot) throw new UserError('table/bot', 'Bots cannot play.');
   if (!Number.isInteger(input.seatCount) || input.seatCount < engine.minPlayers || input.seatCount > engine.maxPlayers) {
-    throw new UserError('table/seats', `${engine.name} is played by ${engine.minPlayers} to ${engine.maxPlayers} players.`);
+    throw new UserError('table/seats', `${title} is played by ${engine.minPlayers} to ${engine.maxPlayers} players.`);
   }
   const options = engine.optionsSchema.safeParse(input.options ?? {});
-  if (!options.success) throw new UserError('table/bad-options', `Those ${engine.name} options are not valid.`);
+  if (!options.success) throw new UserError('table/bad-options', `Those ${title} options are not valid.`);
   return inTransaction(ctx, async (tx) => {
     const guild = await ensureGuild(tx, input.guildId, input.guildName);
     await ensurePlayers(tx, [input.host]);
@@ -107,7 +102,6 @@ export async function expireTable(tx: Tx, ctx: ServiceContext, payload: unknown)
   const now = ctx.clock.now();
   await tx.gameTable.update({ where: { id: table.id }, data: { status: 'expired', closedAt: now } });
   await enqueue(tx, 'table', { tableId: table.id }, now);
-  const engine = getEngine(table.kind);
   const taken = `${table.seats.length} of ${table.seatCount} seats`;
   for (const seat of table.seats) {
     await enqueue(
@@ -116,7 +110,7 @@ export async function expireTable(tx: Tx, ctx: ServiceContext, payload: unknown)
       {
         userId: seat.playerId,
         fallbackChannelId: table.channelId,
-        content: `🪑 Table #${table.id} (${engine?.name ?? table.kind}) closed: only ${taken} were taken in time, so no game started. Open a new table whenever you like.`,
+        content: `🪑 Table #${table.id} (${ctx.games.title(table.kind)}) closed: only ${taken} were taken in time, so no game started. Open a new table whenever you like.`,
       },
       now,
     );

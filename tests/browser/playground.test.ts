@@ -49,7 +49,7 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium', () => {
       openPage(browser, h.emulator.url, { query: '?as=alice&channel=knucklebones' }),
     ]);
     await board(carol).getByRole('button', { name: /Column 1/ }).click();
-    const refusal = message(carol, /not in game/);
+    const refusal = message(carol, /not playing in game/);
     await refusal.locator('.msg-eph-note', { hasText: 'Only you can see this' }).waitFor();
     await expect(refusal.locator('.msg-context').textContent()).resolves.toContain('@Stonehall'); // a reply to the board
     await screenshot(carol, 'ephemeral-error');
@@ -58,12 +58,12 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium', () => {
     await type(carol, 'good luck both!');
     await carol.keyboard.press('Enter');
     await message(alice, 'good luck both!').waitFor();
-    await expect(message(alice, /not in game/).count()).resolves.toBe(0);
+    await expect(message(alice, /not playing in game/).count()).resolves.toBe(0);
     await expect(alice.locator('.msg-ephemeral').count()).resolves.toBe(0);
 
     // Dismissing removes it for Carol.
     await refusal.getByRole('button', { name: 'Dismiss message' }).click();
-    await expect.poll(() => message(carol, /not in game/).count()).toBe(0);
+    await expect.poll(() => message(carol, /not playing in game/).count()).toBe(0);
     expect([...carol.errors, ...alice.errors]).toEqual([]);
     await Promise.all([carol.context().close(), alice.context().close()]);
   });

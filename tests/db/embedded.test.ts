@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { games } from '../../src/games/index.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,24 +18,24 @@ describe('embedded Postgres (PGlite)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('migrates, plays moves, fires a deadline, and keeps the data across a restart', async () => {
+  it('migrates, plays moves, fires a deadline, and keeps the data across a restart', { timeout: 90_000 }, async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stonehall-pglite-'));
     const clock = new OffsetClock();
     let db = await openEmbedded(dir);
     // Every migration applies on PGlite too (the list grows as the schema does).
     expect(await applyMigrations(db.sql)).toEqual((await readMigrations()).map((m) => m.name));
-    const ctx = { db: db.prisma, clock, log: silentLogger };
+    const ctx = { db: db.prisma, clock, log: silentLogger, games };
     const alice = { id: '1', name: 'Alice', bot: false };
     const bob = { id: '2', name: 'Bob', bot: false };
     const c = await challenge(ctx, { guildId: 'g', channelId: 'c', kind: 'knucklebones', from: alice, to: bob });
     const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: 'g' });
-    const first = (game.state as { turn: string }).turn;
-    await playMove(ctx, { gameId: game.id, userId: first, guildId: 'g', move: { type: 'place', column: 2 }, expectedVersion: 0 });
+    const first = (await getGame(ctx, game.id, 'g')).view(null) as { turn: string };
+    await playMove(ctx, { gameId: game.id, userId: first.turn, guildId: 'g', move: { type: 'place', column: 2 }, expectedVersion: 0 });
     await db.close();
 
     db = await openEmbedded(dir);
     expect(await applyMigrations(db.sql)).toEqual([]);
-    const ctx2 = { db: db.prisma, clock, log: silentLogger };
+    const ctx2 = { db: db.prisma, clock, log: silentLogger, games };
     const snap = await getGame(ctx2, game.id, 'g');
     expect(snap.game.version).toBe(1);
     await clock.advance(25 * 3_600_000);

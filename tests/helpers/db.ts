@@ -11,8 +11,8 @@ export interface TestDatabase extends Database {
 
 /** A fresh, migrated database of this test file's own (cloned from the run's template). */
 export async function createTestDatabase(opts: { poolSize?: number } = {}): Promise<TestDatabase> {
-  const name = `${dbPrefix}_${randomBytes(5).toString('hex')}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName}`));
+  const name = `${dbPrefix()}_${randomBytes(5).toString('hex')}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateName()}`));
   const url = urlFor(name);
   const db = await connectPostgres(url, { poolSize: opts.poolSize ?? 8 });
   return {

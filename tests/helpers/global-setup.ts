@@ -1,6 +1,6 @@
 import { connectPostgres } from '../../src/db/client.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
-import { templateName, urlFor, withAdmin } from './pg.ts';
+import { dbPrefix, templateName as template, urlFor, withAdmin } from './pg.ts';
 
 /**
  * Once per run: build a template database with every migration applied. Test files clone it
@@ -8,6 +8,9 @@ import { templateName, urlFor, withAdmin } from './pg.ts';
  * database and files run in parallel safely.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  // A run of its own: another run on the same server (a second checkout, CI) never drops our template.
+  process.env.STONEHALL_TEST_DB_PREFIX ??= `stonehall_t${process.pid}`;
+  const templateName = template();
   try {
     await withAdmin(async (c) => {
       await c.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
@@ -26,5 +29,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   return async () => {
     await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`)).catch(() => {});
+    // Databases of files that were killed before they could drop their own.
+    await withAdmin(async (c) => {
+      const left = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${dbPrefix()}\\_%`]);
+      for (const r of left.rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
+    }).catch(() => {});
   };
 }

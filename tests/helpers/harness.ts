@@ -1,7 +1,9 @@
 import type { APIMessage } from 'discord.js';
 import { expect } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
-import { deployCommands } from '../../src/bot/deploy.ts';
+import { commands } from '../../commands/index.ts';
+import { deployCommands } from '../../commands/deploy.ts';
+import { games } from '../../src/games/index.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
 import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '../../src/emulator/index.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -31,7 +33,7 @@ export async function startHarness(): Promise<Harness> {
   // that load is not what these tests are about (the bench measures latency).
   const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 10_000 });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: silentLogger }, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  const bot = await startBot({ ctx: { db: db.prisma, clock, log: silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
   clock.onAdvance(() => bot.settle());
   return {
     db,

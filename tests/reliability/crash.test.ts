@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { games as registry } from '../../src/games/index.ts';
 import { OffsetClock } from '../../src/clock.ts';
 import { silentLogger } from '../../src/log.ts';
 import { verifyGame } from '../../src/services/replay.ts';
@@ -78,7 +79,7 @@ describe('crash safety: SIGKILL at random points', () => {
     expect(kills).toBeGreaterThanOrEqual(3);
 
     for (const id of games) {
-      const report = await verifyGame({ db: w.db.prisma, clock: new OffsetClock(), log: silentLogger }, id);
+      const report = await verifyGame({ db: w.db.prisma, clock: new OffsetClock(), log: silentLogger, games: registry }, id);
       expect(report).toMatchObject({ commitmentOk: true, stateOk: true });
       // A click the user saw succeed is never lost; a click cut off after its commit may exist without an answer.
       expect(report.moves).toBeGreaterThanOrEqual(answered.get(id) ?? 0);
@@ -111,7 +112,7 @@ describe('crash safety: SIGKILL at random points', () => {
       const moves = await w.db.prisma.move.findMany({ where: { gameId: id } });
       expect(moves).toHaveLength(1);
       expect(moves[0]!.entry).toMatchObject({ type: 'forfeit', reason: 'timeout' });
-      const deadlineJobs = await w.db.prisma.job.findMany({ where: { gameId: id, kind: 'turn-deadline' } });
+      const deadlineJobs = await w.db.prisma.job.findMany({ where: { gameId: id, kind: 'timer' } });
       expect(deadlineJobs.map((j) => j.status)).toEqual(['done']);
     }
     checkDeliveredOnce(await w.db.prisma.outbox.findMany());

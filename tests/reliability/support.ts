@@ -1,5 +1,5 @@
 import type { APIMessage } from 'discord.js';
-import { deployCommands } from '../../src/bot/deploy.ts';
+import { deployCommands } from '../../commands/deploy.ts';
 import { startEmulator, silentLogger, type Emulator } from '../../src/emulator/index.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { BotProcess } from '../helpers/bot-process.ts';

@@ -4,9 +4,8 @@ import { CronExpressionParser } from 'cron-parser';
 import cron from 'node-cron';
 import { configureCycles, endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
 import { lastFireBefore, PhaseSchedule } from '../../src/scheduler/phases.ts';
-import { useDie } from '../../src/services/dice.ts';
 import { UserError } from '../../src/services/errors.ts';
-import { getGame, playMove, resign } from '../../src/services/games.ts';
+import { playMove, resign } from '../../src/services/games.ts';
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
 import { leaderboardText, standings } from '../../src/services/leaderboard.ts';
@@ -58,6 +57,16 @@ const intent = (ctx: ReturnType<typeof testContext>, from: typeof alice, opponen
 const announcements = () => db.prisma.outbox.findMany({ where: { kind: 'channel-message' }, orderBy: { id: 'asc' } });
 const textDms = async (userId: string) =>
   (await db.prisma.outbox.findMany({ where: { kind: 'text-dm' }, orderBy: { id: 'asc' } })).filter((r) => (r.payload as { userId: string }).userId === userId);
+
+/** Uses a Knucklebones die item: a move that needs the die in the cycle's inventory. */
+const useDie = (ctx: ReturnType<typeof testContext>, input: { gameId: number; userId: string; guildId: string; die: string }) =>
+  playMove(ctx, { gameId: input.gameId, userId: input.userId, guildId: input.guildId, move: { type: 'use-die', die: input.die } });
+
+/** The stored game row (raw state included): tests inspect the database directly. */
+async function rawGame(gameId: number) {
+  const game = await db.prisma.game.findUniqueOrThrow({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  return { game, state: game.state as unknown };
+}
 
 describe('seasons, cycles and phases', () => {
   it('refuses non-moderators, a cycle without a season, and a second cycle', async () => {
@@ -280,7 +289,7 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     const ctx = testContext(db);
     const gameId = await battleGame(ctx);
     for (let guard = 0; guard < 40; guard++) {
-      const { game, state } = await getGame(ctx, gameId, GUILD);
+      const { game, state } = await rawGame(gameId);
       const st = state as KnucklebonesState;
       if (game.status !== 'active') break;
       const column = ([1, 2, 3] as const).find((c) => st.grids[st.turn!]![c - 1]!.length < 3)!;
@@ -300,7 +309,7 @@ describe('inventory, rewards, dice and the leaderboard', () => {
   it('using a die item does not restart the turn clock: same deadline, same jobs, a fresh turn DM', async () => {
     const ctx = testContext(db);
     const gameId = await battleGame(ctx);
-    const mover = ((await getGame(ctx, gameId, GUILD)).state as KnucklebonesState).turn!;
+    const mover = ((await rawGame(gameId)).state as KnucklebonesState).turn!;
     await grantItem(ctx, { guildId: GUILD, member: mod, player: mover === alice.id ? alice : bob, item: 'loaded-die', count: 1 });
     const seatOf = () => db.prisma.seat.findFirstOrThrow({ where: { gameId, playerId: mover } });
     const pendingJobs = () => db.prisma.job.findMany({ where: { gameId, status: 'pending' }, orderBy: { id: 'asc' } });
@@ -330,12 +339,12 @@ describe('inventory, rewards, dice and the leaderboard', () => {
   it('a die item needs the die in the cycle inventory; each die once per game', async () => {
     const ctx = testContext(db);
     const gameId = await battleGame(ctx);
-    const { state } = await getGame(ctx, gameId, GUILD);
+    const { state } = await rawGame(gameId);
     const mover = (state as KnucklebonesState).turn!;
-    await expectCode(useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' }), 'dice/not-held');
+    await expectCode(useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' }), 'inventory/not-held');
     await grantItem(ctx, { guildId: GUILD, member: mod, player: mover === alice.id ? alice : bob, item: 'steady-die', count: 1 });
     await useDie(ctx, { gameId, userId: mover, guildId: GUILD, die: 'steady' });
-    const after = (await getGame(ctx, gameId, GUILD)).state as KnucklebonesState;
+    const after = (await rawGame(gameId)).state as KnucklebonesState;
     expect(after.roll).toBe(3);
     await playMove(ctx, { gameId, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
     const other = mover === alice.id ? bob.id : alice.id;

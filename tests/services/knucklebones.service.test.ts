@@ -3,7 +3,7 @@ import { knucklebones, replay, type KnucklebonesState } from '../../src/games/kn
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { UserError } from '../../src/services/errors.ts';
-import { getGame, moveLog, playMove, resign } from '../../src/services/games.ts';
+import { getGame as getGame, moveLog, playMove, resign } from '../../src/services/games.ts';
 import { verifyGame } from '../../src/services/replay.ts';
 import { connectPostgres } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -48,7 +48,7 @@ async function expectCode(p: Promise<unknown>, code: string) {
 async function playToEnd(ctx: ReturnType<typeof testContext>, gameId: number) {
   let moves = 0;
   for (;;) {
-    const { game, state: s } = await getGame(ctx, gameId, GUILD);
+    const { game, state: s } = await rawGame(gameId);
     if (game.status !== 'active') return moves;
     const st = s as KnucklebonesState;
     const col = st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
@@ -57,12 +57,18 @@ async function playToEnd(ctx: ReturnType<typeof testContext>, gameId: number) {
   }
 }
 
+/** The stored game row (raw state included): tests inspect the database directly. */
+async function rawGame(gameId: number) {
+  const game = await db.prisma.game.findUniqueOrThrow({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  return { game, state: game.state as unknown };
+}
+
 describe('a full game through the services', () => {
   it('plays to the end, records every move and notification, and replays from the seed', async () => {
     const ctx = testContext(db);
     const game = await startAliceBob(ctx);
     const moves = await playToEnd(ctx, game.id);
-    const { game: final, state: s } = await getGame(ctx, game.id, GUILD);
+    const { game: final, state: s } = await rawGame(game.id);
     const st = s as KnucklebonesState;
     expect(final.status).toBe('finished');
     expect(final.version).toBe(moves);
@@ -102,7 +108,7 @@ describe('a full game through the services', () => {
     await expectCode(playMove(ctx, { gameId: game.id, userId: st.turn!, guildId: GUILD, move: { type: 'place', column: 4 } }), 'knucklebones/bad-move');
     await expectCode(playMove(ctx, { gameId: 9999, userId: st.turn!, guildId: GUILD, move: { type: 'place', column: 1 } }), 'game/unknown');
     await expectCode(playMove(ctx, { gameId: game.id, userId: st.turn!, guildId: '999', move: { type: 'place', column: 1 } }), 'game/unknown');
-    const after = await getGame(ctx, game.id, GUILD);
+    const after = await rawGame(game.id);
     expect(after.game.version).toBe(0);
     expect(await db.prisma.move.count()).toBe(0);
     // Fill column 1 of the player to move, then try it again.
@@ -113,15 +119,15 @@ describe('a full game through the services', () => {
       current = state(g);
       const col = current.turn === target ? 1 : 3;
       await playMove(ctx, { gameId: game.id, userId: current.turn!, guildId: GUILD, move: { type: 'place', column: col } });
-      g = (await getGame(ctx, game.id, GUILD)).game;
+      g = (await rawGame(game.id)).game;
     }
     while (state(g).turn !== target) {
       await playMove(ctx, { gameId: game.id, userId: state(g).turn!, guildId: GUILD, move: { type: 'place', column: 2 } });
-      g = (await getGame(ctx, game.id, GUILD)).game;
+      g = (await rawGame(game.id)).game;
     }
     const versionBefore = g.version;
     await expectCode(playMove(ctx, { gameId: game.id, userId: target, guildId: GUILD, move: { type: 'place', column: 1 } }), 'knucklebones/column-full');
-    expect((await getGame(ctx, game.id, GUILD)).game.version).toBe(versionBefore);
+    expect((await rawGame(game.id)).game.version).toBe(versionBefore);
     await resign(ctx, { gameId: game.id, userId: target, guildId: GUILD });
     await expectCode(playMove(ctx, { gameId: game.id, userId: target, guildId: GUILD, move: { type: 'place', column: 2 } }), 'game/over');
   });
@@ -164,7 +170,7 @@ describe('concurrency and double clicks', () => {
     expect(rejected.reason).toBeInstanceOf(UserError);
     expect(['game/stale', 'knucklebones/not-your-turn']).toContain((rejected.reason as UserError).code);
     expect(await db.prisma.move.count({ where: { gameId: game.id } })).toBe(1);
-    expect((await getGame(ctx, game.id, GUILD)).game.version).toBe(1);
+    expect((await rawGame(game.id)).game.version).toBe(1);
   });
 
   it('a double click on the same button is rejected the second time and nothing is duplicated', async () => {
@@ -200,10 +206,10 @@ describe('deadlines and reminders', () => {
     await ctx.clock.advance(3 * HOUR);
     expect(await scheduler.sweep()).toBe(1);
     expect(await reminders()).toBe(3);
-    expect((await getGame(ctx, game.id, GUILD)).game.status).toBe('active');
+    expect((await rawGame(game.id)).game.status).toBe('active');
     await ctx.clock.advance(HOUR);
     expect(await scheduler.sweep()).toBe(1);
-    const { game: final, state: s } = await getGame(ctx, game.id, GUILD);
+    const { game: final, state: s } = await rawGame(game.id);
     expect(final.status).toBe('finished');
     expect((s as KnucklebonesState).outcome).toMatchObject({ winners: [other], reason: 'forfeit', forfeited: idle });
     const seats = await db.prisma.seat.findMany({ where: { gameId: game.id } });
@@ -226,7 +232,7 @@ describe('deadlines and reminders', () => {
     await ctx.clock.advance(21 * HOUR);
     expect(await scheduler.sweep()).toBe(2);
     expect(await reminderRows(late.id)).toHaveLength(1);
-    const jobs = await db.prisma.job.findMany({ where: { gameId: late.id, kind: 'turn-reminder' }, orderBy: { dueAt: 'asc' } });
+    const jobs = await db.prisma.job.findMany({ where: { gameId: late.id, kind: 'timer-reminder' }, orderBy: { dueAt: 'asc' } });
     expect(jobs.map((j) => j.status)).toEqual(['done', 'done', 'pending']);
     await ctx.clock.advance(2 * HOUR + 1000);
     await scheduler.sweep();
@@ -237,7 +243,7 @@ describe('deadlines and reminders', () => {
     const lost = await startAliceBob(ctx);
     await ctx.clock.advance(25 * HOUR);
     await scheduler.sweep();
-    expect((await getGame(ctx, lost.id, GUILD)).game.status).toBe('finished');
+    expect((await rawGame(lost.id)).game.status).toBe('finished');
     expect(await reminderRows(lost.id)).toHaveLength(0);
   });
 
@@ -251,7 +257,7 @@ describe('deadlines and reminders', () => {
     await playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
     await ctx.clock.advance(2 * HOUR);
     await scheduler.sweep();
-    expect((await getGame(ctx, game.id, GUILD)).game.status).toBe('active');
+    expect((await rawGame(game.id)).game.status).toBe('active');
   });
 
   it('players who turned reminders off get none', async () => {
@@ -272,7 +278,7 @@ describe('deadlines and reminders', () => {
     const ctx = testContext(db);
     const game = await startAliceBob(ctx);
     await db.prisma.player.updateMany({ data: { remindersEnabled: false } });
-    await db.prisma.job.deleteMany({ where: { kind: 'turn-reminder' } });
+    await db.prisma.job.deleteMany({ where: { kind: 'timer-reminder' } });
     // The "old process" saw nothing; time passes while no scheduler runs.
     await ctx.clock.advance(25 * HOUR);
     // Two "restarted processes", each with its own connection pool, sweep at once.
@@ -286,7 +292,7 @@ describe('deadlines and reminders', () => {
     } finally {
       await other.close();
     }
-    const { game: final } = await getGame(ctx, game.id, GUILD);
+    const { game: final } = await rawGame(game.id);
     expect(final.status).toBe('finished');
     expect(await db.prisma.move.count({ where: { gameId: game.id } })).toBe(1);
     const gameOver = (await db.prisma.outbox.findMany({ where: { kind: 'dm' } })).filter(

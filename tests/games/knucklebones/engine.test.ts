@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RuleError, engines, getEngine, isGameKind } from '../../../src/games/index.ts';
+import { games } from '../../../src/games/index.ts';
+import { RuleError } from '../../../src/kernel/types.ts';
 import {
   knucklebones,
   moveSchema,
@@ -482,13 +483,9 @@ describe('engine registry', () => {
     expect(knucklebones.optionsSchema.safeParse({ fast: true }).success).toBe(false);
   });
 
-  it('looks engines up by kind', () => {
-    expect(engines.knucklebones).toBe(knucklebones);
-    expect(getEngine('knucklebones')).toBe(knucklebones);
-    for (const [kind, engine] of Object.entries(engines)) expect(engine.id).toBe(kind);
-    for (const missing of ['chess', 'toString', '__proto__', 'constructor', '']) {
-      expect(getEngine(missing)).toBeUndefined();
-      expect(isGameKind(missing)).toBe(false);
-    }
+  it('is found in the games registry by its kind, and nothing else is', () => {
+    expect(games.get('knucklebones')?.engine).toBe(knucklebones);
+    for (const g of games.all) expect(g.engine.id).toBe(g.kind);
+    for (const missing of ['chess', 'toString', '__proto__', 'constructor', '']) expect(games.get(missing)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RuleError } from '../../../src/games/index.ts';
+import { RuleError } from '../../../src/kernel/types.ts';
 import {
   knucklebones,
   replay,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engines, getEngine, isGameKind } from '../../../src/games/index.ts';
+import { games } from '../../../src/games/index.ts';
 import { nextInt, rngFromSeed } from '../../../src/kernel/rng.ts';
 import {
   SYMBOLS,
@@ -984,8 +984,6 @@ describe('engine registry', () => {
     expect(tellstones.name).toBe('Tellstones');
     expect(tellstones.minPlayers).toBe(2);
     expect(tellstones.maxPlayers).toBe(4);
-    expect(engines.tellstones).toBe(tellstones);
-    expect(getEngine('tellstones')).toBe(tellstones);
-    expect(isGameKind('tellstones')).toBe(true);
+    expect(games.get('tellstones')?.engine).toBe(tellstones);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { RuleError } from '../../../src/games/index.ts';
+import { RuleError } from '../../../src/kernel/types.ts';
 import {
   SYMBOLS,
   tellstones,

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { customId, parseCustomId } from '../../src/bot/custom-id.ts';
-import { knucklebonesPresenter } from '../../src/bot/games/knucklebones.ts';
-import { knucklebones, type KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
+import { parseCustomId } from '../../../src/bot/custom-id.ts';
+import { parseGameId } from '../../../src/bot/game-module.ts';
+import { ids } from '../../../src/games/knucklebones/ids.ts';
+import { present } from '../../../src/games/knucklebones/present.ts';
+import { knucklebones, type KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
 
 const A = '200000000000000001';
 const B = '200000000000000002';
@@ -30,7 +32,7 @@ const meta = (over: boolean) => ({
 describe('the Knucklebones board', () => {
   it('shows grids, column scores, totals, the die, the deadline as a timestamp, and disables full columns', () => {
     const state = { ...midGame(), turn: A, roll: 4 } as KnucklebonesState;
-    const payload = knucklebonesPresenter.board(knucklebones.view(state, null), meta(false));
+    const payload = present.board(knucklebones.view(state, null), meta(false));
     const embed = payload.embeds![0]!;
     expect(embed.title).toBe('Knucklebones #42');
     expect(embed.description).toContain(`<@${A}> rolled ⚃ **4**`);
@@ -51,7 +53,7 @@ describe('the Knucklebones board', () => {
 
   it('reveals the seed and the result when the game is over, without buttons', () => {
     const state = knucklebones.forfeit({ ...midGame(), turn: A, roll: 4 } as KnucklebonesState, A);
-    const payload = knucklebonesPresenter.board(knucklebones.view(state, null), meta(true));
+    const payload = present.board(knucklebones.view(state, null), meta(true));
     const embed = payload.embeds![0]!;
     expect(embed.description).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins (24–48).`);
     expect(embed.fields![2]!.value).toContain(SEED);
@@ -61,7 +63,7 @@ describe('the Knucklebones board', () => {
 
   it('turn DMs carry the die, the deadline, buttons and a link to the board', () => {
     const state = { ...midGame(), turn: A, roll: 6 } as KnucklebonesState;
-    const payload = knucklebonesPresenter.notification(
+    const payload = present.notification(
       { type: 'turn', gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString(), opponents: [B] },
       { names, boardUrl: 'https://discord.com/channels/1/2/3', version: 7, active: true },
     );
@@ -80,14 +82,14 @@ describe('the Knucklebones board', () => {
     for (const state of [fresh, steadied]) {
       for (const cycle of [false, true]) {
         const boardMeta = { ...meta(false), cycle };
-        const onBoard = labels(knucklebonesPresenter.board(knucklebones.view(state, null), boardMeta)).find((b) => b.label === 'Use a die…');
+        const onBoard = labels(present.board(knucklebones.view(state, null), boardMeta)).find((b) => b.label === 'Use a die…');
         for (const type of ['turn', 'reminder'] as const) {
           for (const active of [false, true]) {
             const n =
               type === 'turn'
                 ? { type, gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString(), opponents: [B] }
                 : { type, gameId: 42, kind: 'knucklebones', view: knucklebones.view(state, A), deadlineAt: deadline.toISOString() };
-            const inDm = labels(knucklebonesPresenter.notification(n, { names, boardUrl: null, version: 7, active, cycle })).find((b) => b.label === 'Use a die…');
+            const inDm = labels(present.notification(n, { names, boardUrl: null, version: 7, active, cycle })).find((b) => b.label === 'Use a die…');
             expect(inDm, `${type}, cycle ${cycle}, active ${active}, die used ${state === steadied}`).toEqual(active ? onBoard : undefined);
           }
         }
@@ -101,20 +103,21 @@ describe('customIds', () => {
   it('round-trip and stay under 100 characters', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2_147_483_647 }), fc.integer({ min: 0, max: 2_147_483_647 }), fc.integer({ min: 1, max: 3 }), (g, v, c) => {
-        const id = customId('kb:place', g, v, c);
+        const id = ids.make('place', g, v, c);
         expect(id.length).toBeLessThanOrEqual(100);
-        expect(parseCustomId(id)).toEqual({ route: 'kb:place', args: [g, v, c] });
+        expect(parseGameId(id, [ids])).toEqual({ prefix: 'kb', action: 'place', gameId: g, version: v, args: [c] });
       }),
     );
   });
 
   it('refuse ids that are not ours or were edited by hand', () => {
     for (const bad of ['', 'kb', 'kb:place', 'kb:place:1:2', 'kb:place:1:2:4', 'kb:place:0:1:1', 'kb:place:-1:1:1', 'kb:place:x:1:1', 'xx:place:1:1:1', 'kb:place:1:1:1:9', 'ch:accept:1e3', 'toString:x', '__proto__:x', 'x'.repeat(101)]) {
+      expect(parseGameId(bad, [ids]), bad).toBeNull();
       expect(parseCustomId(bad), bad).toBeNull();
     }
     fc.assert(fc.property(fc.string({ maxLength: 120 }), (s) => {
-      const p = parseCustomId(s);
-      if (p) expect(customId(p.route, ...(p.args as [number])).length).toBeLessThanOrEqual(100);
+      const p = parseGameId(s, [ids]);
+      if (p) expect(ids.make(p.action as 'place', p.gameId, p.version ?? 0, ...(p.args as number[])).length).toBeLessThanOrEqual(100);
     }));
   });
 });

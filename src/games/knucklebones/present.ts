@@ -1,10 +1,11 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import type { KnucklebonesView } from '../../games/index.ts';
-import { DIE_INFO } from '../../games/knucklebones/engine/dice.ts';
+import { customId } from '../../bot/custom-id.ts';
+import { COLOURS, mention, plain, ts } from '../../bot/format.ts';
+import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
-import { customId } from '../custom-id.ts';
-import { COLOURS, mention, plain, ts } from '../format.ts';
-import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from './types.ts';
+import { DIE_INFO } from './engine/dice.ts';
+import type { KnucklebonesView } from './engine/index.ts';
+import { ids } from './ids.ts';
 
 const DIE = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 const die = (v: number) => `${DIE[v] ?? ''} **${v}**`;
@@ -29,7 +30,7 @@ function columnButtons(view: KnucklebonesView, meta: { gameId: number; version: 
       components: choices.map((v, i) => ({
         type: ComponentType.Button,
         style: ButtonStyle.Success,
-        custom_id: customId('kb:keep', meta.gameId, meta.version, i),
+        custom_id: ids.make('keep', meta.gameId, meta.version, i),
         label: `Keep ${v}`,
         emoji: { name: '🎯' },
       })),
@@ -41,7 +42,7 @@ function columnButtons(view: KnucklebonesView, meta: { gameId: number; version: 
     components: [1, 2, 3].map((col) => ({
       type: ComponentType.Button,
       style: ButtonStyle.Primary,
-      custom_id: customId('kb:place', meta.gameId, meta.version, col),
+      custom_id: ids.make('place', meta.gameId, meta.version, col),
       label: `Column ${col}`,
       emoji: { name: '🎲' },
       disabled: grid[col - 1]!.length >= 3 || col === twinFrom,
@@ -52,7 +53,7 @@ function columnButtons(view: KnucklebonesView, meta: { gameId: number; version: 
 /** "Use a die…" in a cycle game until a die item is used this turn; the board and the turn DMs show it alike. */
 function dieButton(view: KnucklebonesView, meta: { gameId: number; version: number; cycle?: boolean }): APIButtonComponent[] {
   return meta.cycle && !view.dice?.turnDie
-    ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('kb:dice', meta.gameId, meta.version), label: 'Use a die…', emoji: { name: '🎲' } }]
+    ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: ids.make('dice', meta.gameId, meta.version), label: 'Use a die…', emoji: { name: '🎲' } }]
     : [];
 }
 
@@ -174,4 +175,4 @@ function summary(view: KnucklebonesView, viewer: string, meta: { gameId: number;
   return `#${meta.gameId} vs ${meta.names[opp] ?? 'opponent'}: ${whose}, ${view.scores[viewer] ?? 0}–${view.scores[opp] ?? 0}`;
 }
 
-export const knucklebonesPresenter: GamePresenter<KnucklebonesView> = { kind: 'knucklebones', board, notification, summary };
+export const present: GamePresenter<KnucklebonesView> = { board, notification, summary };

@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
-import { aliasOf, button, buttons, EPHEMERAL, expectRefused, runCommand, startHarness, text, type Harness } from '../helpers/harness.ts';
+import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
+import { aliasOf, button, buttons, EPHEMERAL, expectRefused, runCommand, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
  * Dice items used from the turn DM (where players on phones play), through the emulator and the
@@ -106,9 +106,9 @@ describe('dice items from the turn DM', () => {
     const v = game.version;
     const forged = (user: string, data: Record<string, unknown>) => h.api.rawInteraction({ user, channel: 'dm', type: 3, data, message: dm.id });
     await unchanged(gameId, async () => {
-      await refused(forged('carol', { custom_id: useId, component_type: 2 }), /not in game/);
-      await refused(forged('carol', { custom_id: `kb:die:${gameId}:${v}`, component_type: 3, values: ['loaded'] }), /not in game/);
-      await refused(forged('carol', { custom_id: `kb:keep:${gameId}:${v}:0`, component_type: 2 }), /not in game/);
+      await refused(forged('carol', { custom_id: useId, component_type: 2 }), /not playing in game/);
+      await refused(forged('carol', { custom_id: `kb:die:${gameId}:${v}`, component_type: 3, values: ['loaded'] }), /not playing in game/);
+      await refused(forged('carol', { custom_id: `kb:keep:${gameId}:${v}:0`, component_type: 2 }), /not playing in game/);
       await refused(forged(other, { custom_id: useId, component_type: 2 }), /not your turn/);
       await refused(forged(other, { custom_id: `kb:die:${gameId}:${v}`, component_type: 3, values: ['loaded'] }), /not your turn/);
     });

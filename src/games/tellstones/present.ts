@@ -7,19 +7,13 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord.js';
+import { customId } from '../../bot/custom-id.ts';
+import { COLOURS, mention, plain, ts } from '../../bot/format.ts';
+import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
-import {
-  SYMBOLS,
-  type TellstonesSymbol,
-  type TellstonesView,
-  type ViewLine,
-  type ViewLogEntry,
-  SYMBOL_NAMES,
-} from '../../games/tellstones/engine/index.ts';
 import type { Notification } from '../../services/notifications.ts';
-import { customId } from '../custom-id.ts';
-import { COLOURS, mention, plain, ts } from '../format.ts';
-import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from './types.ts';
+import { SYMBOLS, SYMBOL_NAMES, type TellstonesSymbol, type TellstonesView, type ViewLine, type ViewLogEntry } from './engine/index.ts';
+import { ids } from './ids.ts';
 
 /**
  * How Tellstones looks in Discord. Every function here is pure and takes an engine view:
@@ -215,9 +209,9 @@ export function symbolRows(id: (s: TellstonesSymbol) => string): Row[] {
   return [row(SYMBOLS.slice(0, 4).map(b)), row(SYMBOLS.slice(4).map(b))];
 }
 
-/** Select options for face-down (or face-up) stones: value `line:position`. */
-export function stoneOptions(view: Pick<TellstonesView, 'lines'>, faceUp: boolean) {
-  return view.lines.flatMap((l) =>
+/** Select options for face-down (or face-up) stones (of one line, or of all): value `line:position`. */
+export function stoneOptions(view: Pick<TellstonesView, 'lines'>, faceUp: boolean, onlyLine?: number) {
+  return view.lines.filter((l) => onlyLine === undefined || l.line === onlyLine).flatMap((l) =>
     l.stones
       .filter((s) => s.faceUp === faceUp)
       .map((s) => ({
@@ -231,27 +225,27 @@ export function stoneOptions(view: Pick<TellstonesView, 'lines'>, faceUp: boolea
 function boardComponents(view: TellstonesView, meta: BoardMeta): Row[] {
   if (view.outcome || !view.turn) return [];
   const { gameId: g, version: v } = meta;
-  const know = btn(customId('ts:know', g), 'What do I know?', ButtonStyle.Secondary, { emoji: { name: '🧠' } });
+  const know = btn(ids.make('know', g, v), 'What do I know?', ButtonStyle.Secondary, { emoji: { name: '🧠' } });
   const forfeit = btn(customId('g:resign', g, v), 'Forfeit…');
   const p = view.pending;
   if (!p) {
     const legal = publicLegal(view);
     const act = (a: 'place' | 'hide' | 'swap' | 'peek' | 'challenge', label: string, emoji: string) =>
-      btn(customId('ts:act', g, v, a), label, ButtonStyle.Primary, { emoji: { name: emoji }, disabled: !legal[a] });
+      btn(ids.make('act', g, v, a), label, ButtonStyle.Primary, { emoji: { name: emoji }, disabled: !legal[a] });
     return [
       row([act('place', 'Place', '➕'), act('hide', 'Hide', '🙈'), act('swap', 'Swap', '🔀'), act('peek', 'Peek', '👀'), act('challenge', 'Challenge', '⚔️')]),
-      row([btn(customId('ts:boast', g, v), 'Boast', ButtonStyle.Danger, { emoji: { name: '📣' }, disabled: !legal.boast }), know, forfeit]),
+      row([btn(ids.make('boast', g, v), 'Boast', ButtonStyle.Danger, { emoji: { name: '📣' }, disabled: !legal.boast }), know, forfeit]),
     ];
   }
-  if (p.kind === 'challenge') return [...symbolRows((s) => customId('ts:ans', g, v, s)), row([know, forfeit])];
+  if (p.kind === 'challenge') return [...symbolRows((s) => ids.make('ans', g, v, s)), row([know, forfeit])];
   if (p.kind === 'boast') {
-    const answers = [btn(customId('ts:boa', g, v, 'believe'), 'Believe', ButtonStyle.Success), btn(customId('ts:boa', g, v, 'doubt'), 'Doubt', ButtonStyle.Danger)];
-    if (p.canCounter) answers.push(btn(customId('ts:boa', g, v, 'counter'), 'Counter-boast', ButtonStyle.Primary));
+    const answers = [btn(ids.make('boa', g, v, 'believe'), 'Believe', ButtonStyle.Success), btn(ids.make('boa', g, v, 'doubt'), 'Doubt', ButtonStyle.Danger)];
+    if (p.canCounter) answers.push(btn(ids.make('boa', g, v, 'counter'), 'Counter-boast', ButtonStyle.Primary));
     return [row(answers), row([know, forfeit])];
   }
   const options = stoneOptions(view, false).slice(0, 25);
   return [
-    row([{ type: ComponentType.StringSelect, custom_id: customId('ts:prvp', g, v), placeholder: 'Prover: pick a face-down stone to name', options }]),
+    row([{ type: ComponentType.StringSelect, custom_id: ids.make('prvp', g, v), placeholder: 'Prover: pick a face-down stone to name', options }]),
     row([know, forfeit]),
   ];
 }
@@ -363,8 +357,7 @@ export function titleFor(options: unknown): string {
   return `${VARIANT_NAME[o.variant ?? 'standard'] ?? 'Tellstones'}${o.firstStone === 'scales' ? ' (first stone: Scales)' : ''}`;
 }
 
-export const tellstonesPresenter: GamePresenter<TellstonesView> = {
-  kind: 'tellstones',
+export const present: GamePresenter<TellstonesView> = {
   board,
   notification,
   summary,

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseCustomId } from '../../src/bot/custom-id.ts';
-import { BACK, SYMBOL_EMOJI, SYMBOL_NAME, tellstonesPresenter } from '../../src/bot/games/tellstones.ts';
-import type { BoardMeta, MessagePayload } from '../../src/bot/games/types.ts';
+import { parseCustomId } from '../../../src/bot/custom-id.ts';
+import { parseGameId } from '../../../src/bot/game-module.ts';
+import { ids as tsIds } from '../../../src/games/tellstones/ids.ts';
+import { BACK, SYMBOL_EMOJI, SYMBOL_NAME, present } from '../../../src/games/tellstones/present.ts';
+import type { BoardMeta, MessagePayload } from '../../../src/bot/game-module.ts';
 import {
   SYMBOLS,
   tellstones,
   type TellstonesMove,
   type TellstonesOptions,
   type TellstonesState,
-} from '../../src/games/tellstones/engine/index.ts';
-import { expectNoLeak, withoutNamingButtons } from './tellstones.leaks.ts';
+} from '../../../src/games/tellstones/engine/index.ts';
+import { expectNoLeak, withoutNamingButtons } from './leaks.ts';
 
 /**
  * Snapshots of the Tellstones board (and one turn DM), rendered from engine states built with the
@@ -60,7 +62,7 @@ function boardMeta(state: TellstonesState, version: number): BoardMeta {
 }
 
 /** The public board, from the spectator view only (as the bot renders it). */
-const boardOf = (state: TellstonesState, version: number) => tellstonesPresenter.board(tellstones.view(state, null), boardMeta(state, version));
+const boardOf = (state: TellstonesState, version: number) => present.board(tellstones.view(state, null), boardMeta(state, version));
 
 type Component = { type: number; custom_id?: string; url?: string; label?: string; placeholder?: string; options?: Array<{ label: string; value: string }> };
 const componentsOf = (p: MessagePayload): Component[] => (p.components ?? []).flatMap((r) => r.components as Component[]);
@@ -121,12 +123,12 @@ function expectWithinDiscordLimits(p: MessagePayload, where: string): void {
 function expectIdsCarryGameAndVersion(p: MessagePayload, version: number, where: string): void {
   const ids = customIds(p);
   for (const id of ids) {
-    const parsed = parseCustomId(id);
+    const core = parseCustomId(id);
+    const parsed = core ? { gameId: core.args[0], version: core.route === 'g:resign' ? core.args[1] : null, action: core.route } : parseGameId(id, [tsIds]);
     expect(parsed, `${where}: ${id} parses`).not.toBeNull();
-    const args = parsed!.args as unknown[];
-    expect(args[0], `${where}: ${id} carries the game id`).toBe(GAME);
-    if (parsed!.route === 'ts:know') expect(args, `${where}: ${id}`).toEqual([GAME]);
-    else expect(args[1], `${where}: ${id} carries the board's version`).toBe(version);
+    expect(parsed!.gameId, `${where}: ${id} carries the game id`).toBe(GAME);
+    if (parsed!.action === 'know') expect(parsed!.version, `${where}: ${id}`).toBeNull();
+    else expect(parsed!.version, `${where}: ${id} carries the board's version`).toBe(version);
   }
   expect(ids.filter((id) => !id.startsWith('ts:know:')).length, `${where}: some ids carry the version`).toBeGreaterThan(0);
 }
@@ -363,7 +365,7 @@ describe('the Tellstones turn DM', () => {
     const view = tellstones.view(state, A);
     // Alice peeked at the crown, which the swap moved to position 4: she knows it, the DM must not say it.
     expect(view.known).toEqual([{ line: 0, position: 3, symbol: 'crown' }]);
-    const payload = tellstonesPresenter.notification(
+    const payload = present.notification(
       { type: 'turn', gameId: GAME, kind: 'tellstones', view, deadlineAt: deadline.toISOString(), opponents: [B] },
       { names, boardUrl: BOARD_URL, version, active: true },
     );

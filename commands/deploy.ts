@@ -1,5 +1,5 @@
 import { REST, Routes } from 'discord.js';
-import { commandPayloads } from '../../commands/index.ts';
+import { commandPayloads } from './index.ts';
 
 /**
  * Registers the slash commands (bulk overwrite): for one guild when guildId is given (instant),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, tellstonesPresenter } from '../../src/bot/games/tellstones.ts';
-import { tellstones, type TellstonesState, type TellstonesVariant } from '../../src/games/tellstones/engine/index.ts';
-import type { Notification } from '../../src/services/notifications.ts';
-import { playGame, SEED_A } from '../games/tellstones/helpers.ts';
-import { expectNoLeak } from './tellstones.leaks.ts';
+import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, present } from '../../../src/games/tellstones/present.ts';
+import { tellstones, type TellstonesState, type TellstonesVariant } from '../../../src/games/tellstones/engine/index.ts';
+import type { Notification } from '../../../src/services/notifications.ts';
+import { playGame, SEED_A } from './helpers.ts';
+import { expectNoLeak } from './leaks.ts';
 
 /**
  * Hidden information at the renderer level, over many random games: after every move, the public
@@ -34,7 +34,7 @@ function knownFromState(state: TellstonesState, player: string): string[] {
 
 function checkState(state: TellstonesState, version: number, where: string): void {
   const deadlines = Object.fromEntries(state.seats.map((p) => [p, now]));
-  const board = tellstonesPresenter.board(tellstones.view(state, null), {
+  const board = present.board(tellstones.view(state, null), {
     gameId: 7,
     version,
     names,
@@ -52,7 +52,7 @@ function checkState(state: TellstonesState, version: number, where: string): voi
       { type: 'update', gameId: 7, kind: 'tellstones', view, actor: state.seats[0]! },
     ];
     if (state.outcome) notes.push({ type: 'game-over', gameId: 7, kind: 'tellstones', ...state.outcome });
-    for (const n of notes) expectNoLeak(state, tellstonesPresenter.notification(n, meta), false, `${where} ${n.type} DM to ${player}`);
+    for (const n of notes) expectNoLeak(state, present.notification(n, meta), false, `${where} ${n.type} DM to ${player}`);
     // "What do I know?": exactly this player's knowledge, at the stones' current positions.
     const know = knowPayload(view, 7).content ?? '';
     const rows = know.split('\n').filter((r) => r.startsWith('• ')).map((r) => r.slice(2)).sort();

@@ -1,8 +1,8 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYMBOL_NAME } from '../../src/bot/games/tellstones.ts';
-import { SYMBOLS, type TellstonesState, type TellstonesSymbol } from '../../src/games/tellstones/engine/index.ts';
-import { aliasOf, button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+import { SYMBOL_NAME } from '../../../src/games/tellstones/present.ts';
+import { SYMBOLS, type TellstonesState, type TellstonesSymbol } from '../../../src/games/tellstones/engine/index.ts';
+import { aliasOf, button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
  * Tellstones through the emulator and the real discord.js client: slash commands, board buttons,
@@ -119,10 +119,10 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     await place(gameId, T);
     ({ state } = await load(gameId));
     expect(state.lines[0]).toHaveLength(2);
-    // The menu opened at the old version is stale now: refused, nothing changes.
+    // The menu opened at the old version is stale now, and the turn has passed: refused, nothing changes.
     const stale = await h.api.select(T, leftOpen.id, selects(leftOpen)[0]!.custom_id, [pos(0, 0)]);
     expect(stale.response?.message?.flags).toBe(EPHEMERAL);
-    expect(stale.response?.message?.content).toMatch(/older board/);
+    expect(stale.response?.message?.content).toMatch(/not your turn/);
     expect((await load(gameId)).game.version).toBe(1);
 
     // 2. O hides the stone T placed (position 1).
@@ -174,7 +174,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(buttons(b).filter((x) => x.custom_id?.startsWith('ts:ans:'))).toHaveLength(7);
     const wrongUser = await clickBoard(gameId, O, `ts:ans:${gameId}`);
     expect(wrongUser.response?.message?.flags).toBe(EPHEMERAL);
-    expect(wrongUser.response?.message?.content).toMatch(/Only the answering player/);
+    expect(wrongUser.response?.message?.content).toMatch(/not your turn: the game waits for <@/);
     const answered = await clickBoard(gameId, T, `ts:ans:${gameId}:${(await load(gameId)).game.version}:${hidden}`);
     expect(answered.response?.type).toBe(7); // the board, edited in place
     await h.settle();

@@ -1,7 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
-import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../helpers/harness.ts';
+import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
+import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
  * Knucklebones through the same path a user takes: slash commands and button clicks on the
@@ -104,7 +104,7 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const col1 = button(board, (b) => b.custom_id?.startsWith('kb:place') ?? false).custom_id!;
     const outsider = await h.api.click('carol', board.id, col1);
     expect(outsider.response?.message?.flags).toBe(EPHEMERAL);
-    expect(outsider.response?.message?.content).toMatch(/not in game/);
+    expect(outsider.response?.message?.content).toMatch(/not playing in game/);
     const early = await h.api.click(alias(waiting), board.id, col1);
     expect(early.response?.message?.flags).toBe(EPHEMERAL);
     expect(early.response?.message?.content).toMatch(/not .*turn/i);

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { BACK, SYMBOL_EMOJI, SYMBOL_NAME } from '../../src/bot/games/tellstones.ts';
-import type { MessagePayload } from '../../src/bot/games/types.ts';
-import type { TellstonesState, TellstonesSymbol } from '../../src/games/tellstones/engine/index.ts';
+import { BACK, SYMBOL_EMOJI, SYMBOL_NAME } from '../../../src/games/tellstones/present.ts';
+import type { MessagePayload } from '../../../src/bot/game-module.ts';
+import type { TellstonesState, TellstonesSymbol } from '../../../src/games/tellstones/engine/index.ts';
 
 /**
  * Leak checks for Tellstones payloads, against the engine's full (hidden) state. Shared by

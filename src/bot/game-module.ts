@@ -1,0 +1,215 @@
+import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction } from 'discord.js';
+import { z } from 'zod';
+import type { GameInfo, GameSnapshot, MoveResult } from '../services/games.ts';
+import type { Notification } from '../services/notifications.ts';
+import type { GameDefinition, GameRegistry } from '../services/registry.ts';
+import type { ServiceContext } from '../services/context.ts';
+
+/**
+ * What a game plugs into the bot: everything of its definition (src/services/registry.ts), how it
+ * is shown (pure renderers from views), its buttons and menus (custom id routes with a checked
+ * context), and its "How to play". One object per game, in src/games/<game>/index.ts; the bot core
+ * receives them in a registry and never imports a game.
+ */
+
+/** A message payload in Discord's JSON shape (what renderers return; snapshot-testable). */
+export interface MessagePayload {
+  content?: string;
+  embeds?: APIEmbed[];
+  components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
+  allowed_mentions?: { parse?: Array<'users' | 'roles' | 'everyone'>; users?: string[] };
+  /** Files to attach (a board drawn as a picture): name and bytes; embeds refer to `attachment://name`. */
+  files?: Array<{ name: string; data: Buffer; description?: string }>;
+}
+
+export interface BoardMeta {
+  gameId: number;
+  version: number;
+  names: Record<string, string>;
+  deadlines: Record<string, Date | null>;
+  seedCommitment: string;
+  /** Revealed only when the game is over. */
+  seed: string | null;
+  /** The game belongs to a cycle: items may be used (Knucklebones shows "Use a die…"). */
+  cycle?: boolean;
+  /** A practice game against the autopilot. */
+  practice?: boolean;
+  /** Seats the autopilot plays (practice bots, forfeited seats of a game that goes on). */
+  autopilot?: string[];
+}
+
+export interface NotificationMeta {
+  names: Record<string, string>;
+  /** Link to the board message, when it exists. */
+  boardUrl: string | null;
+  /** The current game version, for buttons in the DM. */
+  version: number;
+  active: boolean;
+  /** The game belongs to a cycle: the turn DM offers items as the board does. */
+  cycle?: boolean;
+}
+
+/** How the bot shows one game: pure functions from an engine view to message payloads. */
+export interface GamePresenter<View = unknown> {
+  board(view: View, meta: BoardMeta): MessagePayload;
+  notification(n: Notification, meta: NotificationMeta): MessagePayload;
+  /** One line for lists: "#12 vs Bob: your turn (die 4)". */
+  summary(view: View, viewer: string, meta: { gameId: number; names: Record<string, string> }): string;
+  /** Tables: a title for the game with these options, and a label per seat. */
+  table?: { title(options: unknown): string; seatLabels(seatCount: number): string[]; note?(options: unknown): string };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom ids of a game: `<prefix>:<action>:<gameId>[:<version>]:<args…>`, under 100 characters.
+
+/** Canonical decimal digits only ("1e3", " 7", "07" are someone's edits, not ours). */
+export const digits = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^(0|[1-9]\d{0,9})$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+export const idArg = digits(1, 2_147_483_647);
+export const versionArg = digits(0, 2_147_483_647);
+
+export interface RouteShape {
+  /** The arguments after game id (and version), as a zod tuple of strings parsed to values. */
+  args: z.ZodType<readonly unknown[], readonly string[]>;
+  /** The id carries the board version, and a click on an older board is refused (default true). */
+  versioned?: boolean;
+}
+
+export type RouteShapes = Record<string, RouteShape>;
+
+/** A game's custom id scheme: builds ids and parses them back (null: not ours, or malformed). */
+export interface GameIds<S extends RouteShapes = RouteShapes> {
+  prefix: string;
+  shapes: S;
+  make(action: keyof S & string, gameId: number, version: number, ...args: Array<string | number>): string;
+}
+
+export function defineIds<S extends RouteShapes>(prefix: string, shapes: S): GameIds<S> {
+  if (!/^[a-z]{1,4}$/.test(prefix)) throw new Error(`bad custom id prefix ${prefix}`);
+  return {
+    prefix,
+    shapes,
+    make(action, gameId, version, ...args) {
+      const versioned = shapes[action]!.versioned !== false;
+      const out = [prefix, action, String(gameId), ...(versioned ? [String(version)] : []), ...args.map(String)].join(':');
+      if (out.length > 100) throw new Error(`customId too long: ${out}`);
+      return out;
+    },
+  };
+}
+
+export interface ParsedGameId {
+  prefix: string;
+  action: string;
+  gameId: number;
+  version: number | null;
+  args: readonly unknown[];
+}
+
+/** Parses `raw` against the games' id schemes; null when it is not one of theirs or is malformed. */
+export function parseGameId(raw: string, schemes: ReadonlyArray<GameIds>): ParsedGameId | null {
+  if (typeof raw !== 'string' || raw.length > 100) return null;
+  const parts = raw.split(':');
+  const scheme = schemes.find((s) => s.prefix === parts[0]);
+  const action = parts[1];
+  if (!scheme || action === undefined || !Object.hasOwn(scheme.shapes, action)) return null;
+  const shape = scheme.shapes[action]!;
+  const versioned = shape.versioned !== false;
+  const gameId = idArg.safeParse(parts[2]);
+  const version = versioned ? versionArg.safeParse(parts[3]) : null;
+  if (!gameId.success || (version && !version.success)) return null;
+  const args = shape.args.safeParse(parts.slice(versioned ? 4 : 3));
+  if (!args.success) return null;
+  return { prefix: scheme.prefix, action, gameId: gameId.data, version: version ? (version.data as number) : null, args: args.data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes: what a click on one of the game's buttons or menus does.
+
+/**
+ * What a game's route handler gets, checked once by the platform: the game exists in this server
+ * and is of this game, the clicker is seated (unless the route lets anyone in), it is running
+ * (unless the route reads finished games too), and the id's version is the board's. Views only:
+ * the clicker's own view (a spectator's when not seated) and their legal moves.
+ */
+export interface RouteContext<View = unknown, Move = unknown> {
+  interaction: MessageComponentInteraction;
+  deps: BotDeps;
+  game: GameInfo;
+  /** The version the id carried (the game's current one for unversioned routes). */
+  version: number;
+  userId: string;
+  seated: boolean;
+  /** The clicker's view (the spectator view when not seated). */
+  view: View;
+  /** The clicker's legal moves now. */
+  legal: Move[];
+  /** Selected values of a select menu (empty for a button). */
+  values: string[];
+  snapshot: GameSnapshot<View, Move>;
+  /** Plays moves (version-checked, in one transaction) without answering the interaction. */
+  play(move: Move | Move[], opts?: { notify?: string[] }): Promise<MoveResult>;
+  /**
+   * Plays and answers: clicked on the board, the board is edited in place; elsewhere (a DM, an
+   * ephemeral menu) that message becomes `note` and the board is refreshed by the outbox.
+   */
+  move(move: Move | Move[], note: string, opts?: { notify?: string[] }): Promise<MoveResult>;
+  /** Answers the interaction after `play`, as `move` does. */
+  answer(result: MoveResult, note: string): Promise<void>;
+  /** An ephemeral reply for the clicker only. */
+  reply(payload: MessagePayload): Promise<void>;
+  /** Edits the clicked message (an ephemeral menu's next step). */
+  update(payload: MessagePayload): Promise<void>;
+  /** This game's custom id for `action` at the version shown. */
+  id(action: string, ...args: Array<string | number>): string;
+}
+
+export interface RouteDef<View = unknown, Move = unknown> {
+  /** Who may click: a seated player (default), or anyone (a spectator's private panel). */
+  who?: 'seated' | 'anyone';
+  /** Also on a finished game (default: the game must be running). */
+  finished?: boolean;
+  /** Clickable when it is not the clicker's turn (default: only by a player the game waits for). */
+  anytime?: boolean;
+  handle(ctx: RouteContext<View, Move>, args: readonly unknown[]): Promise<void>;
+}
+
+export interface GameModule<View = unknown, Move = unknown> extends GameDefinition {
+  present: GamePresenter<View>;
+  ids: GameIds;
+  routes: Record<string, RouteDef<View, Move>>;
+  /** A short "How to play", shown by `/<game> help` and linked from the board. */
+  howToPlay: string;
+}
+
+export type GameModules = GameRegistry<GameModule>;
+
+/** What every command and route handler gets. */
+export interface BotDeps {
+  ctx: ServiceContext;
+  /** The games (the same registry as ctx.games, with how each is shown and clicked). */
+  games: GameModules;
+  /**
+   * Called after each interaction is handled (the bench measures click-to-reply with it):
+   * `replyMs` from receiving the interaction to Discord accepting the reply, `ms` to the end
+   * of the handler (including bookkeeping after the reply).
+   */
+  onHandled?: (e: { type: 'command' | 'component' | 'autocomplete' | 'other'; ms: number; replyMs: number | null; ok: boolean }) => void;
+  replyTimer?: { take(interactionId: string, started: bigint): number | null };
+  /** Cycles: re-reads the phase schedule after a moderator changed it. */
+  phaseSchedule?: { reload(): Promise<void> };
+}
+
+
+/** Checks at start-up that every route shape has a handler and the other way round. */
+export function checkModule(m: GameModule): GameModule {
+  const shapes = Object.keys(m.ids.shapes).sort();
+  const routes = Object.keys(m.routes).sort();
+  if (shapes.join() !== routes.join()) throw new Error(`${m.kind}: custom id shapes (${shapes}) and routes (${routes}) differ`);
+  if (m.kind !== m.engine.id) throw new Error(`${m.kind}: the kind must be the engine's id (${m.engine.id})`);
+  return m;
+}

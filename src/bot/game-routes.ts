@@ -1,0 +1,111 @@
+import type { MessageComponentInteraction } from 'discord.js';
+import { UserError } from '../services/errors.ts';
+import { getGame, markBoardRendered, playMove, type MoveResult } from '../services/games.ts';
+import { boardFor, playerNames } from './board.ts';
+import type { BotDeps } from './command.ts';
+import { parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
+import { mention } from './format.ts';
+import { EPHEMERAL } from './interaction-utils.ts';
+
+/**
+ * Dispatches a click on a game's own button or menu: the seat, status, kind and version guard is
+ * written here once, and the game's route gets a checked context with views only.
+ */
+
+/**
+ * After a move made from a button: when the click came from the board itself, answer by
+ * editing the board in place (type 7) and record the version shown; elsewhere (a DM, an
+ * ephemeral menu) acknowledge there and let the outbox refresh the board.
+ */
+export async function answerMove(interaction: MessageComponentInteraction, deps: BotDeps, result: MoveResult, note: string): Promise<void> {
+  const game = result.after.game;
+  if (interaction.message.id === game.boardMessageId) {
+    const names = await playerNames(deps.ctx, game.seats.map((s) => s.playerId));
+    await interaction.update(toDiscord(boardFor(deps.games, result.after, names)) as never);
+    await markBoardRendered(deps.ctx, game.id, game.version, interaction.message.id);
+  } else {
+    await interaction.update({ content: `${interaction.message.content ?? ''}\n✅ ${note}`.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
+  }
+}
+
+/** A renderer's payload as discord.js's interaction options (files become attachments). */
+export function toDiscord(p: MessagePayload): Record<string, unknown> {
+  const { allowed_mentions, files, ...rest } = p;
+  return {
+    ...rest,
+    ...(allowed_mentions ? { allowedMentions: allowed_mentions } : {}),
+    ...(files ? { files: files.map((f) => ({ attachment: f.data, name: f.name, ...(f.description ? { description: f.description } : {}) })) } : {}),
+  };
+}
+
+function findModule(deps: BotDeps, parsed: ParsedGameId): GameModule {
+  const m = deps.games.all.find((g) => g.ids.prefix === parsed.prefix);
+  if (!m) throw new Error(`no game for prefix ${parsed.prefix}`);
+  return m;
+}
+
+/** Handles `raw` if it is one of the games' ids; false when it is not. */
+export async function handleGameComponent(interaction: MessageComponentInteraction, deps: BotDeps): Promise<boolean> {
+  const parsed = parseGameId(interaction.customId, deps.games.all.map((g) => g.ids));
+  if (!parsed) return false;
+  const module = findModule(deps, parsed);
+  const route = module.routes[parsed.action]!;
+  const snap = await getGame(deps.ctx, parsed.gameId, interaction.guildId);
+  const { game } = snap;
+  if (game.kind !== module.kind) {
+    throw new UserError('game/wrong-kind', `Game #${game.id} is a game of ${deps.games.title(game.kind)}, not ${module.title}: use the buttons on its own board.`);
+  }
+  const userId = interaction.user.id;
+  const seated = game.seats.some((s) => s.playerId === userId && !s.autopilot);
+  if (!seated && route.who !== 'anyone') {
+    throw new UserError('game/not-participant', `You are not playing in game #${game.id}. Start your own with \`/${module.kind} ${module.joinSubcommand}\`.`);
+  }
+  if (game.status !== 'active' && !route.finished) throw new UserError('game/over', `Game #${game.id} is already over.`);
+  if (seated && !route.anytime && game.status === 'active' && !snap.awaiting.includes(userId)) {
+    const waits = snap.awaiting.map(mention).join(', ');
+    throw new UserError('game/not-your-turn', `It is not your turn${waits ? `: the game waits for ${waits}` : ''}.`);
+  }
+  if (parsed.version !== null && parsed.version !== game.version) {
+    throw new UserError('game/stale', 'That button belongs to an older board: the game has moved on. Use the buttons on the current board.');
+  }
+  const version = parsed.version ?? game.version;
+  const play = (move: unknown, opts: { notify?: string[] } = {}) =>
+    playMove(deps.ctx, {
+      gameId: game.id,
+      userId,
+      guildId: interaction.guildId,
+      move,
+      many: Array.isArray(move),
+      expectedVersion: version,
+      kind: module.kind,
+      ...(opts.notify ? { notify: opts.notify } : {}),
+    });
+  const ctx: RouteContext = {
+    interaction,
+    deps,
+    game,
+    version,
+    userId,
+    seated,
+    view: snap.view(seated ? userId : null),
+    legal: seated ? snap.legalMoves(userId) : [],
+    values: interaction.isAnySelectMenu() ? interaction.values : [],
+    snapshot: snap,
+    play,
+    async move(move, note, opts) {
+      const result = await play(move, opts);
+      await answerMove(interaction, deps, result, note);
+      return result;
+    },
+    answer: (result, note) => answerMove(interaction, deps, result, note),
+    async reply(payload) {
+      await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
+    },
+    async update(payload) {
+      await interaction.update(toDiscord(payload) as never);
+    },
+    id: (action, ...args) => module.ids.make(action, game.id, version, ...args),
+  };
+  await route.handle(ctx, parsed.args);
+  return true;
+}

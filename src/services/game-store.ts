@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import type { Tx } from '../db/client.ts';
+import type { Game, Seat } from '../generated/prisma/client.ts';
+import type { Outcome, PlayerId } from '../kernel/types.ts';
+import type { ServiceContext } from './context.ts';
+import { UserError } from './errors.ts';
+import type { GameDefinition } from './registry.ts';
+
+/**
+ * Loading and locking games, and what leaves the services about a game. Raw engine state never
+ * leaves the services: callers get a GameInfo (the row without state and, until the game ends,
+ * without its seed) and views computed here, so hidden information is filtered at this boundary.
+ */
+
+export interface PlayerRef {
+  id: string;
+  name: string;
+}
+
+/** A game row with its seats (services only: it holds the raw state). */
+export type GameRow = Game & { seats: Seat[] };
+
+/** What callers outside the services see of a game: no state, and the seed only once the game is over. */
+export type GameInfo = Omit<Game, 'state' | 'seed' | 'playerData'> & { seed: string | null; seats: Seat[] };
+
+/** A move-log entry. Replaying setup(seed) and these entries in order reproduces the game. */
+export type LogEntry =
+  | {
+      type: 'move';
+      move: unknown;
+      /** Chosen by the autopilot (a practice bot, or a seat that forfeited in a game that went on). */
+      auto?: true;
+      /** Applied because this timer expired (a default choice, or a phase that advanced by itself). */
+      timer?: string;
+    }
+  | { type: 'forfeit'; player: string; reason: 'resign' | 'timeout' };
+
+export interface GuildTiming {
+  turnLimitMinutes: number;
+  reminderMinutes: number[];
+}
+
+export type LockedGame = GameRow & { timing: GuildTiming };
+
+export function seedCommitment(seed: string): string {
+  return createHash('sha256').update(seed, 'utf8').digest('hex');
+}
+
+export function gameInfo(row: GameRow): GameInfo {
+  const { state: _state, seed, playerData: _playerData, ...rest } = row as GameRow & { timing?: GuildTiming };
+  delete (rest as { timing?: unknown }).timing;
+  return { ...rest, seed: row.status === 'finished' ? seed : null };
+}
+
+/** Parses the stored state with the engine's schema: unchecked JSON never reaches an engine. */
+export function parseState(def: GameDefinition, game: Pick<Game, 'id' | 'state'>): unknown {
+  const parsed = def.engine.stateSchema.safeParse(game.state);
+  if (!parsed.success) throw new Error(`game ${game.id}: stored state does not match the ${def.kind} schema: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/** The seats the autopilot plays now: a practice game's bot seats, and seats that forfeited in a game that goes on. */
+export function autopilotSeats(def: GameDefinition, seats: Seat[], state: unknown): Set<PlayerId> {
+  return new Set([...seats.filter((s) => s.autopilot).map((s) => s.playerId), ...(def.engine.out?.(state) ?? [])]);
+}
+
+/**
+ * A game as callers may see it: its info, and its views and legal moves computed on demand from
+ * the state the snapshot closes over (never handed out).
+ */
+export interface GameSnapshot<View = unknown, Move = unknown> {
+  game: GameInfo;
+  def: GameDefinition;
+  /** What `viewer` may see (null: a spectator). */
+  view(viewer: PlayerId | null): View;
+  /** The moves `player` may make now. */
+  legalMoves(player: PlayerId): Move[];
+  /** Seats played by the autopilot. */
+  autopilot: PlayerId[];
+  /** Players the game waits for now. */
+  awaiting: PlayerId[];
+  outcome: Outcome | null;
+}
+
+export function makeSnapshot(def: GameDefinition, row: GameRow, state: unknown): GameSnapshot {
+  return {
+    game: gameInfo(row),
+    def,
+    view: (viewer) => def.engine.view(state, viewer),
+    legalMoves: (player) => def.engine.legalMoves(state, player),
+    autopilot: [...autopilotSeats(def, row.seats, state)],
+    awaiting: def.engine.awaiting(state),
+    outcome: def.engine.outcome(state),
+  };
+}
+
+export function definitionOf(ctx: ServiceContext, kind: string): GameDefinition {
+  return ctx.games.require(kind);
+}
+
+/**
+ * Locks the game row and reads the server's turn timing in the same statement, then reads the
+ * game with its seats (two round trips: a move's latency is mostly round trips).
+ */
+export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
+  const rows = await tx.$queryRaw<Array<{ turn_limit_minutes: number; reminder_minutes: number[] }>>`
+    SELECT gu.turn_limit_minutes, gu.reminder_minutes
+    FROM games g JOIN guilds gu ON gu.id = g.guild_id
+    WHERE g.id = ${gameId} FOR UPDATE OF g`;
+  const timing = rows[0];
+  if (!timing) return null;
+  const game = await tx.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  return game && { ...game, timing: { turnLimitMinutes: timing.turn_limit_minutes, reminderMinutes: timing.reminder_minutes } };
+}
+
+/** Loads a game for a use case, refusing unknown ids and ids from another server alike. */
+export async function loadForUpdate(tx: Tx, ctx: ServiceContext, gameId: number, guildId: string | null): Promise<LockedGame> {
+  const game = await lockGame(tx, gameId);
+  if (!game || (guildId !== null && game.guildId !== guildId)) {
+    throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
+  }
+  return game;
+}
+
+/**
+ * One use case, one transaction; wakes the outbox after the commit. When the database is so busy
+ * that no connection frees up in time (Prisma's P2028), nothing has happened yet, so the user is
+ * told to try again rather than shown an error id.
+ */
+export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await ctx.db.$transaction(fn, { timeout: 15_000, maxWait: 10_000 });
+  } catch (err) {
+    if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
+      throw new UserError('system/busy', 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.');
+    }
+    throw err;
+  }
+  ctx.onOutbox?.();
+  return result;
+}

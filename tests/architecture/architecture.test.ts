@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { games } from '../../src/games/index.ts';
+import { cycles, graph, importsOf, ROOT, sourceFiles } from './imports.ts';
+
+/**
+ * The shape of the code (docs/architecture.md): one folder per game, a core that receives the
+ * games and never names one, pure engines, and no import cycles.
+ */
+
+/** The core: everything that must work for any game without knowing which. */
+const CORE = ['src/services', 'src/scheduler', 'src/outbox', 'src/bot', 'src/kernel', 'src/db'];
+const GAME_NAMES = [...new Set([...games.all.flatMap((g) => [g.kind, g.title]), 'keystone', 'crystallia', 'krellstones'])];
+
+/** Code without comments (doc comments may give a game as an example; code may not). */
+const code = (file: string) =>
+  readFileSync(path.join(ROOT, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+describe('the architecture', () => {
+  it('has no import cycle', () => {
+    const g = graph(sourceFiles(['src', 'commands', 'scripts', 'bench']).filter((f) => !f.startsWith('src/emulator/')));
+    expect(g.size).toBeGreaterThan(50);
+    expect(cycles(g)).toEqual([]);
+  });
+
+  it('keeps the core free of any particular game: no import of src/games, no game named in code', () => {
+    const files = sourceFiles(CORE);
+    expect(files.length).toBeGreaterThan(30);
+    const offenders: string[] = [];
+    for (const f of files) {
+      for (const target of importsOf(f)) if (target.startsWith('src/games/') || target.startsWith('commands/')) offenders.push(`${f} imports ${target}`);
+      const text = code(f).toLowerCase();
+      for (const name of GAME_NAMES) if (text.includes(name.toLowerCase())) offenders.push(`${f} names ${name}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps every engine pure: it imports only the kernel and its own folder, and never the clock or Math.random', () => {
+    const offenders: string[] = [];
+    for (const f of sourceFiles(['src/games']).filter((x) => x.split('/')[3] === 'engine')) {
+      const own = f.split('/').slice(0, 4).join('/');
+      for (const target of importsOf(f)) if (!target.startsWith('src/kernel/') && !target.startsWith(`${own}/`)) offenders.push(`${f} imports ${target}`);
+      const text = code(f);
+      if (/Math\.random|Date\.now|new Date\(/.test(text)) offenders.push(`${f} reads the clock or Math.random`);
+      if (/from ['"](node:|discord|@prisma|pg['"])/.test(text)) offenders.push(`${f} imports I/O`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('lists every game folder in src/games/index.ts, with its command module', () => {
+    const folders = sourceFiles(['src/games']).map((f) => f.split('/')[2]!).filter((x) => !x.endsWith('.ts'));
+    const kinds = games.kinds();
+    expect([...new Set(folders)].sort()).toEqual([...kinds].sort());
+    for (const kind of kinds) expect(sourceFiles(['commands']).includes(`commands/${kind}.ts`), `commands/${kind}.ts`).toBe(true);
+  });
+});
