@@ -115,3 +115,44 @@ export function lineKeystones(line: Line): number {
   for (const c of resolveLine(line)) sum += c.keystone;
   return sum;
 }
+
+/** What the Auto-place rule needs to know of a line, in one pass (equal to the functions above). */
+export interface LineSummary {
+  length: number;
+  /** `lineKeystones`. */
+  keystones: number;
+  /** `openNumbers`. */
+  open: number;
+  /** The last numbered card's number, null when there is none. */
+  last: number | null;
+  direction: Direction;
+}
+
+export function lineSummary(line: Line): LineSummary {
+  let first: number | null = null;
+  let firstKeystone = 0;
+  let last: number | null = null;
+  let lastKeystone = 0;
+  let direction: Direction = null;
+  let leadingGods = 0;
+  let keystones = 0;
+  for (const id of line) {
+    const c = card(id);
+    if (c.god) {
+      // A God card copies the nearest numbered card below; leading ones the first one above.
+      if (last === null) leadingGods++;
+      else keystones += lastKeystone;
+      continue;
+    }
+    if (first === null) {
+      first = c.number;
+      firstKeystone = c.keystone;
+    } else if (direction === null && c.number !== first) direction = c.number > first ? 'up' : 'down';
+    last = c.number;
+    lastKeystone = c.keystone;
+    keystones += c.keystone;
+  }
+  if (first !== null) keystones += leadingGods * firstKeystone;
+  const open = last === null || direction === null ? NUMBERS.length : direction === 'up' ? NUMBERS.length + 1 - last : last;
+  return { length: line.length, keystones, open, last, direction };
+}
