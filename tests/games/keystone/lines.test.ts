@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CARDS, KEYSTONE_BY_NUMBER } from '../../../src/games/keystone/engine/data.ts';
-import { canPlace, isLegalLine, lineDirection, lineKeystones, openNumbers, resolveLine } from '../../../src/games/keystone/engine/lines.ts';
+import { CARD_IDS, CARDS, KEYSTONE_BY_NUMBER, type CardId } from '../../../src/games/keystone/engine/data.ts';
+import { canPlace, isLegalLine, lineDirection, lineKeystones, lineSummary, openNumbers, resolveLine } from '../../../src/games/keystone/engine/lines.ts';
 import { c, line } from './cards.ts';
 
 describe('Keystone card data', () => {
@@ -138,5 +139,24 @@ describe('what may go on top of a line', () => {
     expect(openNumbers(line('5 7'))).toBe(4);
     expect(openNumbers(line('8 4 ='))).toBe(4);
     expect(openNumbers(line('6 6'))).toBe(10);
+  });
+});
+
+describe('the one-pass line summary Auto-place uses', () => {
+  it('agrees with the rules above on random legal lines', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 52 }), { maxLength: 16 }), (picks) => {
+        // Build a legal line from the picks: each picked card goes on top if it fits and is unused.
+        const built: CardId[] = [];
+        for (const i of picks) {
+          const id = CARD_IDS[i]!;
+          if (!built.includes(id) && canPlace(built, id)) built.push(id);
+        }
+        expect(isLegalLine(built)).toBe(true);
+        const s = lineSummary(built);
+        expect(s).toMatchObject({ length: built.length, keystones: lineKeystones(built), open: openNumbers(built), direction: lineDirection(built) });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
