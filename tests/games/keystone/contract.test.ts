@@ -30,7 +30,7 @@ describe('Keystone follows the engine contract', () => {
   it('over random 3- and 4-player matches: legal moves accepted, others refused, timers, autopilot, forfeits, replay', () => {
     const r = checkEngineContract<KeystoneState, KeystoneMove>({
       engine: keystone,
-      games: 8,
+      games: 6,
       maxSteps: 600,
       setup: (i) => ({ players: Array.from({ length: 3 + (i % 2) }, (_, k) => `p${i}-${k}`), options: {} }),
       candidates,

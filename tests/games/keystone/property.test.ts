@@ -14,7 +14,7 @@ import {
 } from '../../../src/games/keystone/engine/index.ts';
 import { deepFreeze, FOUR, hex, playMatch, THREE } from './helpers.ts';
 
-const NUM_RUNS = 8;
+const NUM_RUNS = 6;
 
 const seedArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex);
 const playersArb = fc.constantFrom(THREE.slice(), FOUR.slice());

@@ -1,5 +1,5 @@
-import { card, type CardId } from './data.ts';
-import { canPlace, lineSummary, type Line } from './lines.ts';
+import { CARDS, card, type CardId } from './data.ts';
+import { canPlace, lineSummary, type Direction, type Line } from './lines.ts';
 import { LINE_COST } from './scoring.ts';
 import type { KeystoneState, Placement, Target } from './schema.ts';
 import { ledColourOf, playableCards } from './view.ts';
@@ -12,19 +12,28 @@ import { ledColourOf, playableCards } from './view.ts';
 export const OPENNESS_WEIGHT = 0.05;
 
 /** Past this many search steps, Auto-place settles for the greedy search (see `autoPlacements`). */
-export const AUTO_PLACE_BUDGET = 100_000;
+export const AUTO_PLACE_BUDGET = 20_000;
 
 interface LineStat {
   len: number;
   keystones: number;
   open: number;
+  last: number | null;
+  direction: Direction;
   /** Lines with the same signature behave the same from now on (same length, keystones, last number, direction). */
   sig: string;
 }
 
 function statOf(line: Line): LineStat {
   const s = lineSummary(line);
-  return { len: s.length, keystones: s.keystones, open: s.open, sig: `${s.length}|${s.keystones}|${s.last}|${s.direction}` };
+  return { len: s.length, keystones: s.keystones, open: s.open, last: s.last, direction: s.direction, sig: `${s.length}|${s.keystones}|${s.last}|${s.direction}` };
+}
+
+/** `canPlace` from a line's summary (the same rule, without walking the line). */
+function fits(stat: LineStat, id: CardId): boolean {
+  const n = card(id).number;
+  if (n === null || stat.last === null || stat.direction === null) return true;
+  return stat.direction === 'up' ? n >= stat.last : n <= stat.last;
 }
 
 /**
@@ -61,15 +70,23 @@ function permutations(k: number): number[][] {
 /**
  * Exhaustive search: every sequence of legal single placements of the waiting cards (waiting
  * cards in the order given, each on the lines it fits by index, then a new line), keeping the
- * first one whose final lines have the highest value. Two refinements that never change the
- * result's value: a state reached before by another order is not searched again, and of several
- * lines untouched so far with the same signature only the first is tried. Returns null past the
- * step budget.
+ * first one whose final lines have the highest value. Refinements that never change the result's
+ * value: cards that behave alike in lines (God cards; numbered cards of one number, whatever
+ * their colour) are tried in the order given, the first of them only; a state reached before by
+ * another order is not searched again (lines started in this placement count alike in any
+ * order); of several lines untouched so far with the same signature
+ * only the first is tried. Returns null past the step budget.
  */
-function exhaustive(start: readonly Line[], waiting: readonly CardId[]): Placement[] | null {
+/** What a card is in a line: its number, or `=` (colours never matter in lines). */
+const RANKS: ReadonlyMap<CardId, string> = new Map(CARDS.map((c) => [c.id, c.god ? '=' : String(c.number)]));
+const rankOf = (id: CardId): string => RANKS.get(id)!;
+
+function exhaustive(start: readonly Line[], waiting: readonly CardId[]): { placements: Placement[] | null; steps: number } {
   const lines: CardId[][] = start.map((l) => l.slice());
   const stats = lines.map(statOf);
   const touched = lines.map(() => false);
+  /** Each line's cards as ranks (kept for touched lines and lines started here), for the state key. */
+  const ranks: string[] = lines.map(() => '');
   const seen = new Set<string>();
   const path: Placement[] = [];
   let steps = 0;
@@ -81,13 +98,18 @@ function exhaustive(start: readonly Line[], waiting: readonly CardId[]): Placeme
       if (best === null || v > best.value) best = { value: v, placements: path.slice() };
       return true;
     }
+    // Existing lines by index; lines started in this placement in any order (they are alike).
     let key = `${mask}`;
-    for (let j = 0; j < lines.length; j++) if (touched[j]) key += `;${j}=${lines[j]!.join(',')}`;
+    for (let j = 0; j < start.length; j++) if (touched[j]) key += `;${j}=${ranks[j]}`;
+    if (lines.length > start.length) key += `|${ranks.slice(start.length).sort().join('|')}`;
     if (seen.has(key)) return true;
     seen.add(key);
+    const triedRanks = new Set<string>();
     for (let i = 0; i < waiting.length; i++) {
       if (!(mask & (1 << i))) continue;
       const id = waiting[i]!;
+      if (triedRanks.has(rankOf(id))) continue;
+      triedRanks.add(rankOf(id));
       const rest = mask & ~(1 << i);
       const sigs = new Set<string>();
       const count = lines.length;
@@ -97,35 +119,40 @@ function exhaustive(start: readonly Line[], waiting: readonly CardId[]): Placeme
           if (sigs.has(stats[j]!.sig)) continue;
           sigs.add(stats[j]!.sig);
         }
-        if (!canPlace(line, id)) continue;
+        if (!fits(stats[j]!, id)) continue;
         const old = stats[j]!;
         const wasTouched = touched[j]!;
+        const oldRanks = ranks[j]!;
         line.push(id);
         stats[j] = statOf(line);
         touched[j] = true;
+        ranks[j] = `${oldRanks},${rankOf(id)}`;
         path.push({ card: id, line: j });
         const ok = walk(rest);
         path.pop();
         line.pop();
         stats[j] = old;
         touched[j] = wasTouched;
+        ranks[j] = oldRanks;
         if (!ok) return false;
       }
       lines.push([id]);
       stats.push(statOf([id]));
       touched.push(true);
+      ranks.push(rankOf(id));
       path.push({ card: id, line: 'new' });
       const ok = walk(rest);
       path.pop();
       lines.pop();
       stats.pop();
       touched.pop();
+      ranks.pop();
       if (!ok) return false;
     }
     return true;
   };
-  if (!walk((1 << waiting.length) - 1)) return null;
-  return (best as { placements: Placement[] } | null)?.placements ?? [];
+  if (!walk((1 << waiting.length) - 1)) return { placements: null, steps };
+  return { placements: (best as { placements: Placement[] } | null)?.placements ?? [], steps };
 }
 
 /**
@@ -176,11 +203,18 @@ function greedy(start: readonly Line[], waiting: readonly CardId[]): Placement[]
  * The Auto-place rule: of all the ways to place every waiting card (each sequence of legal single
  * placements), the one whose final lines have the highest Auto-place value; on ties the first
  * found (waiting cards in play order, lines by index, a new line last). If that search would take
- * more than 100,000 steps (only with very many lines), the greedy search instead.
+ * more than 20,000 steps (only with very many lines), the greedy search instead.
  * Returns the placements in the order to make them (line indices as they are at that moment).
  */
 export function autoPlacements(lines: readonly Line[], waiting: readonly CardId[]): Placement[] {
-  return exhaustive(lines, waiting) ?? greedy(lines, waiting);
+  return autoPlaceSearch(lines, waiting).placements;
+}
+
+/** `autoPlacements`, saying whether the search was exhaustive (false: the greedy fallback) and how many steps it took. */
+export function autoPlaceSearch(lines: readonly Line[], waiting: readonly CardId[]): { placements: Placement[]; exhaustive: boolean; steps: number } {
+  const found = exhaustive(lines, waiting);
+  if (found.placements) return { placements: found.placements, exhaustive: true, steps: found.steps };
+  return { placements: greedy(lines, waiting), exhaustive: false, steps: found.steps };
 }
 
 /** Exposed for tests: the greedy search on its own. */

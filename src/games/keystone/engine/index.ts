@@ -40,7 +40,7 @@ export {
 } from './data.ts';
 export { canPlace, directionOfNumbers, isLegalLine, lineDirection, lineKeystones, openNumbers, resolveLine, type Counted, type Direction, type Line } from './lines.ts';
 export { LINE_COST, scoreLines, scoreLinesDetailed, type LineScore } from './scoring.ts';
-export { GOD_POT, OPENNESS_WEIGHT, autoPlaceValue, autoPlacements, autopilotCard } from './autopilot.ts';
+export { AUTO_PLACE_BUDGET, GOD_POT, OPENNESS_WEIGHT, autoPlaceSearch, autoPlaceValue, autoPlacements, autopilotCard, greedyPlacements } from './autopilot.ts';
 export {
   GAMES,
   HAND_SIZE,
@@ -379,7 +379,7 @@ function forfeit(state: KeystoneState, player: PlayerId): KeystoneState {
  *   low and negative keystones go on the longest line (the Sun), or into a second line as long as
  *   the Sun; high keystones on shorter lines that stay shorter; no new line unless it pays or the
  *   card fits nowhere. It looks no further than this placement. If the exhaustive search passes
- *   100,000 steps (possible only with very many lines), it settles for a greedy search: for every
+ *   20,000 steps (possible only with very many lines), it settles for a greedy search: for every
  *   order of the waiting cards, each card where the value right after it is highest; the best order.
  * - The autopilot's card (`autopilotCard` in autopilot.ts): lead the highest number; follow high
  *   enough to take the trick (the lowest winning card when last to play), else low; play a God card
