@@ -374,8 +374,8 @@ function forfeit(state: KeystoneState, player: PlayerId): KeystoneState {
  *   place all waiting cards (every sequence of legal single placements), the one whose final lines
  *   have the highest value; on ties the first found (waiting cards in play order, lines by index,
  *   a new line last). The value is this game's score if it were scored now (Sun rule, 3 a line)
- *   plus 0.05 for each number 1-10 that could still go on top of each line (at most 0.5 a line, so
- *   it only decides between placements that score alike, for lines that stay open). In effect:
+ *   plus 0.01 for each number 1-10 that could still go on top of each line (less than 0.8 in all
+ *   between two placements, so it only decides between placements that score alike). In effect:
  *   low and negative keystones go on the longest line (the Sun), or into a second line as long as
  *   the Sun; high keystones on shorter lines that stay shorter; no new line unless it pays or the
  *   card fits nowhere. It looks no further than this placement. If the exhaustive search passes
@@ -398,6 +398,11 @@ function forfeit(state: KeystoneState, player: PlayerId): KeystoneState {
  *   dealt again, so its last trick would name cards now in hands or out of play). Its winner is
  *   game 2's first leader, shown as the player to move.
  * - Views show a running score at any time: finished games plus this game's lines as if scored now.
+ *   The trick in play and the last trick are listed in play order (the leader, then clockwise),
+ *   each card with who played it. The viewer's view also lists the cards they may play now, and
+ *   the waiting cards come with every legal target, so a renderer needs no rules of its own.
+ * - The engine never moves for a forfeited seat by itself: whoever runs the game applies the
+ *   autopilot's move (or the seat's timer does).
  * - Setup refuses wrong player counts, duplicate or empty ids, `__proto__` or `@` ids, bad seeds
  *   and any option (`keystone/bad-setup`). A move with extra keys or unknown cards is
  *   `keystone/bad-move`.
