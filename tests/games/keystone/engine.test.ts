@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AUTOPILOT_DELAY_MS,
   CARD_IDS,
   keystone,
   scoreLines,

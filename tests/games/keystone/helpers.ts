@@ -2,7 +2,6 @@ import { expect } from 'vitest';
 import {
   CARD_IDS,
   HAND_SIZE,
-  TRICKS,
   keystone,
   sortCards,
   stateSchema,
@@ -10,7 +9,7 @@ import {
   type KeystoneLogEntry,
   type KeystoneState,
 } from '../../../src/games/keystone/engine/index.ts';
-import { c, cs } from './cards.ts';
+import { cs } from './cards.ts';
 import { autopilotMove, autopilotRng, nextInt, rngFromSeed, RuleError, type PlayerId } from '../../../src/kernel/index.ts';
 
 export const SEED_A = 'a'.repeat(64);
@@ -97,9 +96,6 @@ export function makeState(opts: {
   return stateSchema.parse(state);
 }
 
-/** The seat that plays now. */
-export const seatToMove = (s: KeystoneState): PlayerId => s.players[s.turn]!;
-
 /**
  * Plays a whole match from `seed`: each step, the awaited player plays a uniformly random legal
  * move, or (with chance `autoRate`, and always for forfeited seats) the autopilot's move; each
@@ -142,5 +138,4 @@ export function playMatch(
   return { state, log };
 }
 
-export { TRICKS };
 export { c, cs, line } from './cards.ts';
