@@ -6,6 +6,7 @@ import { sideValue, sideWeight } from '../collection.ts';
 import { LIMITS, PACE_TABLE, PACES, SLOT_TYPES, STONE_KINDS, YELL } from '../data.ts';
 import {
   captainOnDeck,
+  cloneState,
   endRolling,
   forfeitSeat,
   inPlay,
@@ -186,7 +187,7 @@ function applySystem(state: KrellstonesState, move: unknown): KrellstonesState {
   if (!parsed.success || parsed.data.type !== 'system') fail('not-a-system-move', 'The game itself only advances its own steps.');
   const key = systemKey(state);
   if (key === null || parsed.data.key !== key) fail('stale-step', 'That step of the game is not due (it already happened, or the game moved on).');
-  const s = structuredClone(state);
+  const s = cloneState(state);
   if (s.rolled < s.order.length) rollNext(s);
   else endRolling(s);
   return s;
@@ -208,19 +209,19 @@ function apply(state: KrellstonesState, actor: PlayerId, move: KrellstonesMove):
     case 'pace': {
       if (actor !== state.host) fail('not-host', 'Only the host can change the pace.');
       if (m.pace === state.pace) fail('same-pace', `The pace is already ${m.pace}.`);
-      const s = structuredClone(state);
+      const s = cloneState(state);
       s.pace = m.pace;
       return s;
     }
     case 'yell': {
       if (!state.windows.includes(actor)) fail('no-window', 'Nothing happens: you have no Pup in the Hangar to yell for now.');
       if (m.text !== YELL) fail('not-a-yell', 'Nothing happens: only the exact yell counts.');
-      const s = structuredClone(state);
+      const s = cloneState(state);
       captainOnDeck(s, actor);
       return s;
     }
     case 'timeout': {
-      const s = structuredClone(state);
+      const s = cloneState(state);
       if (state.windows.includes(actor) && m.key === yellKey(state)) {
         s.windows = s.windows.filter((p) => p !== actor);
         return s;
@@ -244,14 +245,14 @@ function apply(state: KrellstonesState, actor: PlayerId, move: KrellstonesMove):
         if (!inPlay(mine, i)) fail('not-in-play', `Your ${STONE_KINDS[mine.active[i]!.type].name} ${id} is not in play: it cannot be rerolled.`);
         return i;
       });
-      const s = structuredClone(state);
+      const s = cloneState(state);
       seatOf(s, actor).selection = slots.sort((a, b) => a - b).map((i) => mine.active[i]!.id);
       return s;
     }
     case 'ready': {
       if (state.phase !== 'rerolls' && state.phase !== 'swaps') fail('nothing-to-confirm', 'There is nothing to be ready for now.');
       if (mine.choice !== 'pending') fail('already-ready', 'You are already ready.');
-      const s = structuredClone(state);
+      const s = cloneState(state);
       const seat = seatOf(s, actor);
       seat.choice = 'ready';
       seat.expiries = 0;
@@ -266,7 +267,7 @@ function apply(state: KrellstonesState, actor: PlayerId, move: KrellstonesMove):
       const outgoing = mine.active.find((x) => x.id === m.out);
       if (!outgoing) fail('not-active', `${m.out} is not one of your active stones.`);
       if (incoming.type !== outgoing.type) fail('wrong-type', `A ${STONE_KINDS[incoming.type].name} can only replace a ${STONE_KINDS[incoming.type].name}.`);
-      const s = structuredClone(state);
+      const s = cloneState(state);
       swapStones(s, actor, m.in, m.out);
       seatOf(s, actor).expiries = 0;
       return s;
@@ -314,7 +315,7 @@ function forfeit(state: KrellstonesState, player: PlayerId): KrellstonesState {
   if (state.outcome !== null) fail('game-over', 'This game of Krellstones is already over.');
   if (!state.players.includes(player)) fail('not-a-player', 'You are not playing in this game of Krellstones.');
   if (state.out.includes(player)) fail('forfeited', 'You already forfeited: the autopilot plays your seat.');
-  const s = structuredClone(state);
+  const s = cloneState(state);
   forfeitSeat(s, player, false);
   settle(s);
   return s;

@@ -49,6 +49,36 @@ export function leftOf(s: S, p: PlayerId): PlayerId {
 
 export const standing = (s: S): PlayerId[] => s.players.filter((p) => !s.out.includes(p));
 
+/**
+ * The working copy apply and forfeit edit: every array and object a step can change is copied;
+ * what no step ever changes once made is shared with the input (the stone snapshots, past
+ * announcements and round records, the outcome). Much cheaper than a structured clone.
+ */
+export function cloneState(s: S): S {
+  const seats: Record<PlayerId, Seat> = {};
+  for (const p of s.players) {
+    const seat = seatOf(s, p);
+    seats[p] = {
+      ...seat,
+      active: seat.active.slice(),
+      sideboard: seat.sideboard.slice(),
+      stones: seat.stones.map((r) => ({ ...r })),
+      selection: seat.selection.slice(),
+    };
+  }
+  return {
+    ...s,
+    players: s.players.slice(),
+    rng: { seed: s.rng.seed, n: s.rng.n },
+    order: s.order.slice(),
+    windows: s.windows.slice(),
+    announcements: s.announcements.slice(),
+    history: s.history.slice(),
+    seats,
+    out: s.out.slice(),
+  };
+}
+
 const fresh = (): StoneRound => ({ status: 'unrolled', side: null, ghost: false, rerolled: false, why: null });
 
 function announce(s: S, a: Announcement): void {
