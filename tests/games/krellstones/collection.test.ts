@@ -106,7 +106,7 @@ describe('new stones and faces', () => {
         expect(stoneSchema.safeParse(s).success).toBe(true);
         expect(rng.n).toBeGreaterThan(0);
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
   });
 
@@ -115,15 +115,15 @@ describe('new stones and faces', () => {
     expect(newStone('master', rngFromSeed(SEED_A))[0]).not.toEqual(newStone('master', rngFromSeed(SEED_B))[0]);
   });
 
-  it('face weights come 0/1/2 with 70/25/5% and one face in ten is promo (chi-square, 12,000 faces)', () => {
+  it('face weights come 0/1/2 with 70/25/5% and one face in ten is promo (chi-square, 6,000 faces)', () => {
     let r: RngState = rngFromSeed(SEED_B);
     const weights = [0, 0, 0];
     const promo = [0, 0];
     const types: Record<string, number> = {};
-    for (let i = 0; i < 12_000; i++) {
+    for (let i = 0; i < 6_000; i++) {
       const [f, next] = newFace(r);
       r = next;
-      expect(faceSchema.safeParse(f).success).toBe(true);
+      if (i < 100) expect(faceSchema.safeParse(f).success).toBe(true);
       weights[f.weight]! += 1;
       promo[f.promo ? 1 : 0]! += 1;
       types[f.type] = (types[f.type] ?? 0) + 1;
@@ -132,7 +132,7 @@ describe('new stones and faces', () => {
     expect(chiSquare(promo, [0.9, 0.1])).toBeLessThan(CHI2_999[1]);
     expect(chiSquare(STONE_TYPES.map((t) => types[t] ?? 0), [0.25, 0.25, 0.25, 0.25])).toBeLessThan(CHI2_999[3]);
     // The same test catches a generator that ignores the odds.
-    expect(chiSquare([4000, 4000, 4000], [0.7, 0.25, 0.05])).toBeGreaterThan(CHI2_999[2]);
+    expect(chiSquare([2000, 2000, 2000], [0.7, 0.25, 0.05])).toBeGreaterThan(CHI2_999[2]);
   });
 
   it('a face of a given type stays in that type’s range', () => {
@@ -167,11 +167,11 @@ describe('rolls', () => {
     ]);
   });
 
-  it('a weighted roll follows the weights (chi-square over 14,000 seeded rolls)', () => {
+  it('a weighted roll follows the weights (chi-square over 7,000 seeded rolls)', () => {
     const s = slot(slot(pawn([1, 2, 3, 4]), 1, face(7, 2)), 3, face(9, 1));
     const counts = [0, 0, 0, 0];
     let r: RngState = rngFromSeed(SEED_A);
-    for (let i = 0; i < 14_000; i++) {
+    for (let i = 0; i < 7_000; i++) {
       const [{ side, value }, next] = rollStone(s, r);
       r = next;
       expect(value).toBe(currentValues(s)[side - 1]);

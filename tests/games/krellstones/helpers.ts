@@ -168,6 +168,8 @@ export interface PlayOptions {
   /** Per mille chance per step of a forfeit by a random standing player (default 0). */
   forfeitRate?: number;
   maxSteps?: number;
+  /** Deep-freeze every state before it is used, so that any mutation of an input throws (default true). */
+  freeze?: boolean;
   onStep?(before: KrellstonesState, entry: KrellstonesLogEntry, after: KrellstonesState): void;
 }
 
@@ -181,6 +183,7 @@ export function playRandom(start: KrellstonesState, pick: (n: number) => number,
   const log: KrellstonesLogEntry[] = [];
   const max = opts.maxSteps ?? 5000;
   for (let n = 0; n < max && s.outcome === null; n++) {
+    if (opts.freeze ?? true) deepFreeze(s);
     const timers = krellstones.timers(s);
     const movers = krellstones.awaiting(s).filter((p) => krellstones.legalMoves(s, p).length > 0);
     let entry: KrellstonesLogEntry;
@@ -202,6 +205,14 @@ export function playRandom(start: KrellstonesState, pick: (n: number) => number,
     opts.onStep?.(before, entry, s);
   }
   return { state: s, log };
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 export const PLAYERS: Record<2 | 3 | 4, PlayerId[]> = { 2: ['alice', 'bob'], 3: ['alice', 'bob', 'cara'], 4: ['alice', 'bob', 'cara', 'dan'] };
