@@ -184,6 +184,23 @@ describe('reroll choices', () => {
     expect(s.seats.alice!.stones.map((r) => r.rerolled)).toEqual([false, false, false, false, false, false]); // round 2 opened fresh
   });
 
+  it('the view shows values, sums, what was discarded and why, and who would bust', () => {
+    const { state } = newGame(PLAYERS[2]);
+    const v = krellstones.view(step(board(state, { alice: [1, 10, 3, 4, 5, 11], bob: [3, 15, 6, 7, 8, 33] })), 'bob');
+    expect(v.seats.alice!.stones.map((x) => [x.value, x.status, x.why])).toEqual([
+      [1, 'in', null],
+      [10, 'in', null],
+      [3, 'in', null],
+      [4, 'in', null],
+      [5, 'in', null],
+      [11, 'discarded', 'HAZE THE MASTER!'],
+    ]);
+    expect([v.seats.alice!.sum, v.seats.alice!.wouldBust, v.seats.bob!.sum, v.seats.bob!.wouldBust]).toEqual([23, false, 72, false]);
+    expect(v.seats.alice!.left).toBe('bob');
+    expect(v).toMatchObject({ round: 1, phase: 'rerolls', announcements: [{ text: 'HAZE THE MASTER!' }] });
+    expect(v).not.toHaveProperty('rng');
+  });
+
   it('the rerolled stones are public once rolled (last round of a game: the board stays)', () => {
     const { state } = newGame(PLAYERS[2], { rounds: 1 });
     let s = step(board(state, { alice: [1, 10, 3, 4, 5, 33], bob: [3, 15, 6, 7, 8, 31] }));

@@ -1,6 +1,6 @@
 import { copyOutcome } from '../../../kernel/checks.ts';
 import type { Outcome, PlayerId } from '../../../kernel/types.ts';
-import type { Pace, StoneType } from '../data.ts';
+import { BUST, type Pace, type StoneType } from '../data.ts';
 import { seatOf, sumOf, valueAt, leftOf } from './rules.ts';
 import type { Announcement, Choice, GameStone, KrellstonesState, Phase, RoundRecord, StoneRound } from './schema.ts';
 
@@ -39,6 +39,11 @@ export interface ViewSeat {
   sideboard: ViewStoneInfo[];
   /** The running sum of the stones in play. */
   sum: number;
+  /**
+   * The running sum is below 23 or above 123: it busts if checked like this (the busts of finished
+   * rounds are in `history`; a last player may still win unchecked).
+   */
+  wouldBust: boolean;
   roundsWon: number;
   /** The seat's part in the running choice step (who is ready), null outside choices. */
   choice: Choice | null;
@@ -110,6 +115,7 @@ export function viewState(s: KrellstonesState, viewer: PlayerId | null, awaiting
       }),
       sideboard: seat.sideboard.map(info),
       sum: sumOf(seat),
+      wouldBust: sumOf(seat) < BUST.below || sumOf(seat) > BUST.above,
       roundsWon: seat.roundsWon,
       choice: seat.choice,
       selection: viewer === p && s.phase === 'rerolls' ? seat.selection.slice() : null,
