@@ -17,7 +17,7 @@ function candidates(s: KrellstonesState, p: string): KrellstonesMove[] {
   const out: KrellstonesMove[] = [
     { type: 'select', stones: [] },
     { type: 'select', stones: [mine[2]!] },
-    { type: 'select', stones: [mine[0]!, mine[5]!] },
+    { type: 'select', stones: [mine[5]!, mine[0]!] },
     { type: 'select', stones: mine.slice() },
     { type: 'select', stones: [mine[3]!, mine[3]!] },
     { type: 'select', stones: [theirs[2]!] },
@@ -32,9 +32,10 @@ function candidates(s: KrellstonesState, p: string): KrellstonesMove[] {
   return out;
 }
 
-/** A selection names a set: compare in slot order. */
+/** A selection names a set (apply accepts the ids in any order): compare them sorted. */
 function same(a: KrellstonesMove, b: KrellstonesMove): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  const canon = (m: KrellstonesMove) => (m.type === 'select' ? { ...m, stones: m.stones.slice().sort() } : m);
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
 describe('Krellstones follows the engine contract', () => {

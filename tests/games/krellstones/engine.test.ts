@@ -36,7 +36,13 @@ describe('setup', () => {
       ['a sideboard over its size', { alice: loadout('alice', { sideboard: [{ type: 'krell' }, { type: 'pawn' }] }), bob: ok.bob }, { sideboard: 1 }],
       ['a stone brought twice', { alice: ok.alice, bob: loadout('alice') }],
     ];
-    for (const [name, data, options] of cases) expectRuleError(() => setupWith(PLAYERS[2], data, options), 'krellstones/bad-player-data');
+    for (const [name, data, options] of cases) {
+      try {
+        expectRuleError(() => setupWith(PLAYERS[2], data, options), 'krellstones/bad-player-data');
+      } catch (err) {
+        throw new Error(`${name}: ${(err as Error).message}`);
+      }
+    }
     expectRuleError(() => krellstones.setup({ players: PLAYERS[2], seed: SEED_A, options: {} as never }), 'krellstones/bad-player-data');
   });
 

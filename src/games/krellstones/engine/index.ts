@@ -400,6 +400,9 @@ function view(s: KrellstonesState, viewer: PlayerId | null): KrellstonesView {
  *   the next timer started takes the new pace.
  *
  * Choices where the rulebook and RULINGS are silent:
+ * - Options default to 5 rounds, rerolls on, sideboard off, SLOW (RULINGS: the Discord default) and
+ *   the first player given as host. Stone ids are the collection's asset ids, unique in the game; a
+ *   stone's optional alias is kept for display.
  * - Round 1 opens at setup; every round's first roll is one gap after the round opens (after setup,
  *   after the previous round is scored, or after its swap step), so the positions and the last
  *   result can be read before the dice fall. The setup draws only the round-1 positions.
