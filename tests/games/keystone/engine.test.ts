@@ -39,7 +39,7 @@ describe('Keystone setup', () => {
     [['a', 'b', 'c', 'd', 'e'], SEED_A, {}],
     [['a', 'b', 'a'], SEED_A, {}],
     [['a', 'b', ''], SEED_A, {}],
-    [['a', 'b', '@system'], SEED_A, {}],
+    [['a', 'b', 'system'], SEED_A, {}],
     [['a', 'b', 'c'], 'xyz', {}],
     [['a', 'b', 'c'], SEED_A, { variant: 'x' }],
   ])('refuses players %j, seed %s, options %j', (players, seed, options) => {
