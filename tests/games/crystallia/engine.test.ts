@@ -70,7 +70,7 @@ describe('setup', () => {
     const rotations = new Set<number>();
     for (const [i, seed] of seeds.entries()) {
       const players = [TWO, THREE, FOUR][i % 3]!.slice();
-      const s = crystallia.setup({ players, seed, options: {} });
+      const s = crystallia.setup({ players, seed, options: { advanced: false } });
       const kinds = s.tiles.map((t) => TILES.find((d) => d.id === t.id)!.kind);
       expect(new Set(s.tiles.map((t) => t.id)).size).toBe(6);
       expect(kinds.filter((k) => k === 'chaos')).toHaveLength(players.length === 4 ? 6 : 3);
@@ -92,7 +92,7 @@ describe('setup', () => {
   it('the pyramid holds the 24 stones in rows of 7, 8, 9; the bottom row is available; supplies of 20; a random first player, seating kept', () => {
     const firsts = new Set<string>();
     for (const seed of seeds) {
-      const s = crystallia.setup({ players: FOUR.slice(), seed, options: {} });
+      const s = crystallia.setup({ players: FOUR.slice(), seed, options: { advanced: false } });
       expect(s.pyramid.map((r) => r.length)).toEqual([7, 8, 9]);
       expect(s.pyramid.flat().slice().sort((a, b) => a! - b!)).toEqual(STONES.map((_, i) => i));
       const v = crystallia.view(s, null);
@@ -108,9 +108,9 @@ describe('setup', () => {
   });
 
   it('is a pure function of the seed', () => {
-    const a = crystallia.setup({ players: TWO.slice(), seed: SEED, options: {} });
-    expect(crystallia.setup({ players: TWO.slice(), seed: SEED, options: {} })).toEqual(a);
-    expect(crystallia.setup({ players: TWO.slice(), seed: hexSeed(9), options: {} })).not.toEqual(a);
+    const a = crystallia.setup({ players: TWO.slice(), seed: SEED, options: { advanced: false } });
+    expect(crystallia.setup({ players: TWO.slice(), seed: SEED, options: { advanced: false } })).toEqual(a);
+    expect(crystallia.setup({ players: TWO.slice(), seed: hexSeed(9), options: { advanced: false } })).not.toEqual(a);
   });
 
   it('refuses bad setups', () => {
@@ -212,7 +212,7 @@ describe('turns, steps and timers', () => {
 
 describe('the view', () => {
   it('shows no face-down stone: views do not change when the face-down stones are shuffled', () => {
-    const s = crystallia.setup({ players: THREE.slice(), seed: SEED, options: {} });
+    const s = crystallia.setup({ players: THREE.slice(), seed: SEED, options: { advanced: false } });
     const t = structuredClone(s);
     // Exchange the colours behind two face-down cards (the top row is all face down).
     const [a, b] = [t.pyramid[0][0]!, t.pyramid[0][1]!];

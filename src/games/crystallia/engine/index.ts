@@ -22,6 +22,8 @@ import {
   abilityMoves,
   anyStoneFits,
   availableStones,
+  cloneState,
+  copyJson,
   doAbility,
   doDiscard,
   doFlip,
@@ -164,13 +166,13 @@ function apply(state: CrystalliaState, actor: PlayerId, move: CrystalliaMove): C
   if (state.flips) {
     if (m.type !== 'flip') fail('flip-first', 'Advanced Mode: everyone first chooses, in secret, which platforms to flip.');
     if (state.flips[actor] !== null) fail('already-chosen', 'You have already chosen your platforms; waiting for the others.');
-    return doFlip(structuredClone(state), actor, m.platforms);
+    return doFlip(cloneState(state), actor, m.platforms);
   }
   const t = state.turn!;
   if (state.eliminated.includes(actor)) fail('out', 'You are out of this game (13 crystals of one colour).');
   if (t.player !== actor) fail('not-your-turn', 'It is not your turn.');
   if (!(STEP_MOVES[t.step] as readonly string[]).includes(m.type)) fail('wrong-step', STEP_HELP[t.step]);
-  const s = structuredClone(state);
+  const s = cloneState(state);
   s.turn!.steps += 1;
   switch (m.type) {
     case 'place':
@@ -211,7 +213,7 @@ function popcount(x: number): number {
  */
 function legalMoves(state: CrystalliaState, player: PlayerId): CrystalliaMove[] {
   if (state.outcome) return [];
-  if (state.flips) return Object.hasOwn(state.flips, player) && state.flips[player] === null ? FLIP_CHOICES.map((m) => structuredClone(m)) : [];
+  if (state.flips) return Object.hasOwn(state.flips, player) && state.flips[player] === null ? FLIP_CHOICES.map((m) => copyJson(m)) : [];
   const t = state.turn;
   if (!t || t.player !== player) return [];
   const out: CrystalliaMove[] = [];
@@ -295,7 +297,7 @@ function outcome(state: CrystalliaState): Outcome | null {
 
 function forfeit(state: CrystalliaState, player: PlayerId): CrystalliaState {
   assertRunningAndSeated(GAME, TITLE, state.outcome !== null, state.players, player);
-  return doForfeit(structuredClone(state), player);
+  return doForfeit(cloneState(state), player);
 }
 
 function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {

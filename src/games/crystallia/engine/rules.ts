@@ -505,3 +505,66 @@ export function doForfeit(s: CrystalliaState, player: PlayerId): CrystalliaState
 }
 
 export type { TurnState };
+
+// ---------------------------------------------------------------------------------------------
+// copying (apply edits a copy; views and results share nothing with the state)
+
+const pair = <T>(p: readonly [T, T]): [T, T] => [p[0], p[1]];
+const perColour = <T>(r: Readonly<Record<Colour, T>>): Record<Colour, T> => ({ red: r.red, blue: r.blue, green: r.green, purple: r.purple });
+
+/** A deep copy of a state, written out field by field (several times faster than a generic clone; apply runs it on every move). */
+export function cloneState(s: CrystalliaState): CrystalliaState {
+  const platforms: CrystalliaState['platforms'] = {};
+  for (const p of s.players) {
+    const pl = platformsOf(s, p);
+    platforms[p] = { crystals: perColour(pl.crystals), blacks: perColour(pl.blacks), flipped: perColour(pl.flipped) };
+  }
+  const t = s.turn;
+  return {
+    players: s.players.slice(),
+    advanced: s.advanced,
+    tiles: s.tiles.map((x) => ({ id: x.id, rotation: x.rotation })),
+    squares: s.squares.slice(),
+    stones: s.stones.map(pair),
+    positions: s.positions.map((p) => (p ? pair(p) : null)),
+    pyramid: [s.pyramid[0].slice(), s.pyramid[1].slice(), s.pyramid[2].slice()],
+    discarded: s.discarded.slice(),
+    supply: perColour(s.supply),
+    platforms,
+    supercrystals: perColour(s.supercrystals),
+    talismans: s.talismans.map((x) => ({ player: x.player, colour: x.colour })),
+    lastTalisman: s.lastTalisman,
+    flips: s.flips ? Object.fromEntries(s.players.map((p) => [p, s.flips![p]?.slice() ?? null])) : null,
+    turn: t
+      ? {
+          player: t.player,
+          number: t.number,
+          steps: t.steps,
+          second: t.second,
+          step: t.step,
+          stone: t.stone,
+          pending: t.pending.slice(),
+          used: t.used.slice(),
+          extra: t.extra,
+          run4: t.run4,
+          gained: t.gained,
+          runsBefore: t.runsBefore.slice(),
+          choices: t.choices ? t.choices.slice() : null,
+        }
+      : null,
+    eliminated: s.eliminated.slice(),
+    forfeits: s.forfeits.slice(),
+    log: { current: s.log.current ? copyJson(s.log.current) : null, last: s.log.last ? copyJson(s.log.last) : null },
+    rng: { seed: s.rng.seed, n: s.rng.n },
+    outcome: s.outcome ? copyJson(s.outcome) : null,
+  };
+}
+
+/** A deep copy of plain JSON data. */
+export function copyJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(copyJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = copyJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}

@@ -2,7 +2,7 @@ import { copyOutcome } from '../../../kernel/checks.ts';
 import type { Outcome, PlayerId } from '../../../kernel/types.ts';
 import { squareName } from './board.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, TALISMANS, TILES, type Ability, type Colour, type Half, type SquareKind } from './data.ts';
-import { anyStoneFits, availableStones, isAvailableAt, platformsOf, supercrystalsOf, talismanBlock, talismanColours } from './rules.ts';
+import { anyStoneFits, availableStones, copyJson, isAvailableAt, platformsOf, supercrystalsOf, talismanBlock, talismanColours } from './rules.ts';
 import type { CrystalliaEvent, CrystalliaState, TurnLog } from './schema.ts';
 import { scoreBreakdown, type ScoreBreakdown } from './scoring.ts';
 
@@ -158,7 +158,7 @@ export function describeTurn(events: readonly CrystalliaEvent[]): string {
 
 function viewLog(log: TurnLog | null): ViewTurnLog | null {
   if (!log) return null;
-  return { player: log.player, number: log.number, second: log.second, events: structuredClone(log.events), text: describeTurn(log.events) };
+  return { player: log.player, number: log.number, second: log.second, events: copyJson(log.events), text: describeTurn(log.events) };
 }
 
 const perColour = <T>(f: (c: Colour) => T): Record<Colour, T> => ({ red: f('red'), blue: f('blue'), green: f('green'), purple: f('purple') });
