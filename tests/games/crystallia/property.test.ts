@@ -11,6 +11,15 @@ import {
   type CrystalliaState,
 } from '../../../src/games/crystallia/engine/index.ts';
 
+/** Freezes a state deeply: an engine function that writes into its input then throws (ES modules are strict). */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
 /** Far above any real game (24 stones, 3 talismans, a few ability steps each); reaching it fails the test. */
 const MAX_STEPS = 400;
 
@@ -78,6 +87,10 @@ function playRandom(g: { seed: string; players: number; advanced: boolean; picks
         continue;
       }
     }
+    // Purity: nothing below may write into the state it is given.
+    deepFreeze(s);
+    crystallia.timers(s);
+    crystallia.view(s, s.players[step % s.players.length]!);
     const awaiting = crystallia.awaiting(s);
     const actor = awaiting[g.picks[step % 64]! % awaiting.length]!;
     const moves = crystallia.legalMoves(s, actor);
@@ -96,7 +109,7 @@ function playRandom(g: { seed: string; players: number; advanced: boolean; picks
 }
 
 describe('Crystallia random games through legalMoves', () => {
-  it('conserve crystals, never hold a run of 5, give nobody three turns in a row, always end, and replay exactly', () => {
+  it('conserve crystals, never hold a run of 5, give nobody three turns in a row, never write into their input, always end, and replay exactly', () => {
     const reasons = new Set<string>();
     fc.assert(
       fc.property(gameArb, (g) => {

@@ -55,6 +55,12 @@ const runRows: Array<{ rule: string; pos: Position; move: [number, string, 'righ
     gains: [...P2, '+blue(run)', '+blue(run)', '+red(run)'],
   },
   {
+    rule: 'payment order: within one half, its row before its column (a wild pays green in its row, then blue in its column)',
+    pos: { placed: [['gb', 'B1', 'right'], ['rg', 'A2', 'right'], ['bg', 'C3', 'right']], pyramid: ['yy', 'gp'] },
+    move: [0, 'C2', 'right'],
+    gains: [...P2, '+green(run)', '+green(run)', '+blue(run)', '+blue(run)', '+green(run)', 'black(bonus)'],
+  },
+  {
     rule: 'touching only diagonally: not isolated, and no run, so only the squares pay',
     pos: { placed: [['gg', 'A1', 'right']], pyramid: ['rb', 'gp'] },
     move: [0, 'C2', 'right'],

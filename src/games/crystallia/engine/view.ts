@@ -1,7 +1,7 @@
 import { copyOutcome } from '../../../kernel/checks.ts';
 import type { Outcome, PlayerId } from '../../../kernel/types.ts';
 import { squareName } from './board.ts';
-import { BOARD_COLS, BOARD_ROWS, COLOURS, TALISMANS, TILES, type Ability, type Colour, type Half, type SquareKind } from './data.ts';
+import { BOARD_COLS, BOARD_ROWS, TALISMANS, TILES, type Ability, type Colour, type Half, type SquareKind } from './data.ts';
 import { anyStoneFits, availableStones, copyJson, isAvailableAt, platformsOf, supercrystalsOf, talismanBlock, talismanColours } from './rules.ts';
 import type { CrystalliaEvent, CrystalliaState, TurnLog } from './schema.ts';
 import { scoreBreakdown, type ScoreBreakdown } from './scoring.ts';
@@ -236,4 +236,3 @@ export function viewState(s: CrystalliaState, viewer: PlayerId | null): Crystall
   };
 }
 
-export { COLOURS };
