@@ -394,6 +394,20 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *   it: reconciled as above, the placement is legal and the ability does nothing (recorded).
  *
  * Choices where the rulebook and rulings are silent (besides those above)
+ * - Edition data (data.ts): every chaos tile has one each of Move, Extra Turn and Rotate and two
+ *   colours twice and two once; every regular tile one colour three times and the others twice;
+ *   each colour is spread evenly (18 regular + 12 chaos squares each). Stones are named by id
+ *   (0-23, data order); a face-down card's id never leaves the engine.
+ * - Moves name squares as numbers (row * 9 + column); `squareName` gives "C3". A Move's `to` is
+ *   where the stone's first half goes. "Newly covered" is judged against where the stone lay just
+ *   before that Move or Rotate: a stone slid away and back by two Moves pays again (an ability
+ *   square it returns to does not work again).
+ * - Pending abilities may be used in any order; `skip-ability` declines all of them at once (one
+ *   tap), and a declined ability square has worked for the turn.
+ * - An isolated stone whose halves allow one colour only (a double) gives it at once; otherwise
+ *   the player chooses (a yellow half: any colour).
+ * - A player out with 13 is refused with `out`; outcome scores are everyone's current scores,
+ *   out seats included.
  * - Legal moves list each distinct move once; apply also accepts a stone with equal halves going
  *   `left`/`up` and flips in any order (`canonicalMove` gives the listed spelling). Duplicate
  *   colours in a flip are a bad move.
@@ -406,6 +420,9 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *   occupied, run-of-five; isolate: bad-colour. Setup: bad-setup.
  * - Timer keys: `flip` (one per choosing player), `turn:<n>`, `autopilot:<n>:<step>`. The turn
  *   number n starts at 0 and grows by one per turn, second turns included.
+ * - The autopilot (autopilot.ts) is a one-step greedy player: it flips nothing, values each legal
+ *   move by the score its sure crystals bring (never going out with 13 if it can help it, +1.5 for
+ *   a second turn) and breaks ties with the generator it is given.
  * - The view shows everything but face-down stones and secret flips; `lastTurn.text` is the
  *   one-line record of the last turn, `thisTurn` the running turn's so far.
  */
