@@ -282,13 +282,20 @@ describe('abilities', () => {
     expect(s2.turn!.step).toBe('isolate');
   });
 
-  it('a Move or Rotate making a run of 5 is refused and never listed', () => {
+  it('a Move or a Rotate making a run of 5 is refused and never listed', () => {
     const s0 = position({ squares: boardOf('p', { E5: 'M' }), placed: [['rr', 'A1', 'right'], ['rr', 'C1', 'right'], ['rg', 'A3', 'right']], pyramid: ['gp', 'bp'] });
     const s1 = play(s0, place(avail(s0), 'E5'));
     const bad: CrystalliaMove = { type: 'move', stone: 2, to: sq('E1') };
     expectRuleError(() => crystallia.apply(s1, 'alice', bad), 'run-of-five');
     expect(listed(s1, bad)).toBe(false);
     expect(listed(s1, { type: 'move', stone: 2, to: sq('F1') })).toBe(true);
+    // Rotate: green/red on E2-F2 keeping E2 and turning red onto E1 would make five reds.
+    const r0 = position({ squares: boardOf('p', { E5: 'T' }), placed: [['rr', 'A1', 'right'], ['rr', 'C1', 'right'], ['gr', 'E2', 'right']], pyramid: ['gp', 'bp'] });
+    const r1 = play(r0, place(avail(r0), 'E5'));
+    const badTurn: CrystalliaMove = { type: 'rotate', stone: 2, pivot: 0, to: sq('E1') };
+    expectRuleError(() => crystallia.apply(r1, 'alice', badTurn), 'run-of-five');
+    expect(listed(r1, badTurn)).toBe(false);
+    expect(listed(r1, { type: 'rotate', stone: 2, pivot: 0, to: sq('E3') })).toBe(true);
   });
 
   it('an ability square covered by a Move works; each ability square works at most once per turn', () => {
