@@ -207,6 +207,10 @@ describe('turns, steps and timers', () => {
     expect(describeTurn([{ kind: 'talisman', colour: 'green' }, { kind: 'black', why: 'empty-supply', platform: 'red', colour: 'green', source: 'talisman' }])).toBe(
       'used a talisman for green · +1 black (no green left, talisman)',
     );
+    const noRed = { kind: 'black', why: 'empty-supply', platform: 'blue', colour: 'red', source: 'run' } as const;
+    expect(describeTurn([noRed, noRed, { ...noRed, colour: 'green' }, { kind: 'black', why: 'bonus', platform: 'blue' }])).toBe(
+      '+2 black (no red left, run) · +1 black (no green left, run) · +1 black (6+ crystals this turn)',
+    );
   });
 });
 

@@ -97,7 +97,7 @@ export function stoneName(halves: readonly [Half, Half]): string {
 const ABILITY_NAMES: Record<Ability, string> = { move: 'Move', rotate: 'Rotate', 'extra-turn': 'Extra Turn' };
 const WHY: Record<string, string> = { square: 'square', isolation: 'isolation', run: 'run', talisman: 'talisman' };
 
-/** The one-line record of a turn's events, in order; consecutive crystals of one colour and reason are summed. */
+/** The one-line record of a turn's events, in order; consecutive crystals of one colour and reason (and black crystals for one empty supply) are summed. */
 export function describeTurn(events: readonly CrystalliaEvent[]): string {
   const parts: string[] = [];
   let i = 0;
@@ -123,15 +123,18 @@ export function describeTurn(events: readonly CrystalliaEvent[]): string {
         i += n;
         continue;
       }
-      case 'black':
-        parts.push(
-          e.why === 'bonus'
-            ? `+1 black (6+ crystals this turn)`
-            : e.why === 'overflow'
-              ? `${e.platform} platform overflowed: its crystals go back, +1 black`
-              : `+1 black (no ${e.colour} left${e.source ? `, ${WHY[e.source]}` : ''})`,
-        );
-        break;
+      case 'black': {
+        if (e.why !== 'empty-supply') {
+          parts.push(e.why === 'bonus' ? '+1 black (6+ crystals this turn)' : `${e.platform} platform overflowed: its crystals go back, +1 black`);
+          break;
+        }
+        let n = 1;
+        const same = (x: CrystalliaEvent | undefined) => x?.kind === 'black' && x.why === e.why && x.colour === e.colour && x.source === e.source;
+        while (same(events[i + n])) n++;
+        parts.push(`+${n} black (no ${e.colour} left${e.source ? `, ${WHY[e.source]}` : ''})`);
+        i += n;
+        continue;
+      }
       case 'supercrystal':
         parts.push(`took the ${e.colour} supercrystal`);
         break;
