@@ -98,15 +98,18 @@ export function crystalliaBench(seconds = 2): CrystalliaBench {
   }
 
   // The autopilot against a random player.
+  // Its own generator: the self-play above draws a time-dependent number of values.
+  const rd = lcg(777);
   let wins = 0;
   let ties = 0;
-  const duel = 40;
+  const duel = 100;
   for (let g = 0; g < duel; g++) {
-    let s = crystallia.setup({ seed: seedOf(5000 + g), players: ['auto', 'rand'], options: { advanced: false } });
+    // Seats alternate: setup draws the first player from the seed, and the names swap every game.
+    let s = crystallia.setup({ seed: seedOf(5000 + g), players: g % 2 ? ['rand', 'auto'] : ['auto', 'rand'], options: { advanced: false } });
     let n = 0;
     while (!s.outcome) {
       const actor = crystallia.awaiting(s)[0]!;
-      const move = actor === 'auto' ? crystallia.autopilot!(s, actor, autopilotRng(s.rng.seed, n)) : randomMove(s, r).move;
+      const move = actor === 'auto' ? crystallia.autopilot!(s, actor, autopilotRng(s.rng.seed, n)) : randomMove(s, rd).move;
       s = crystallia.apply(s, actor, move);
       n++;
     }
