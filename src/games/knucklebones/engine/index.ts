@@ -1,6 +1,7 @@
 import { replayWith } from '../../../kernel/replay.ts';
 import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs, type TimerSpec } from '../../../kernel/types.ts';
-import { rngFromSeed, rngStateSchema, rollDie, shuffle } from '../../../kernel/rng.ts';
+import { assertRunningAndSeated as assertSeated, checkSetup, copyOutcome } from '../../../kernel/checks.ts';
+import { rngFromSeed, rollDie, shuffle } from '../../../kernel/rng.ts';
 import { DIE_INFO, type DieItem } from './dice.ts';
 import { scoreColumn, scoreGrid } from './scoring.ts';
 import {
@@ -90,30 +91,15 @@ function totals(state: KnucklebonesState): Record<PlayerId, number> {
   return { [a]: scoreGrid(gridOf(state, a)), [b]: scoreGrid(gridOf(state, b)) };
 }
 
-function copyOutcome(o: Outcome): Outcome {
-  const out: Outcome = { winners: o.winners.slice(), reason: o.reason };
-  if (o.scores) out.scores = { ...o.scores };
-  if (o.forfeited !== undefined) out.forfeited = o.forfeited;
-  return out;
-}
-
 /** Throws `knucklebones/game-over` / `knucklebones/not-a-player` as forfeit and apply need. */
 function assertRunningAndSeated(state: KnucklebonesState, player: PlayerId): void {
-  if (state.outcome !== null || state.turn === null) fail('game-over', 'This game of Knucklebones is already over.');
-  if (!state.players.includes(player)) fail('not-a-player', 'You are not playing in this game of Knucklebones.');
+  assertSeated('knucklebones', 'Knucklebones', state.outcome !== null || state.turn === null, state.players, player);
 }
 
 function setup(args: SetupArgs<KnucklebonesOptions>): KnucklebonesState {
   if (!optionsSchema.safeParse(args.options ?? {}).success) fail('bad-setup', 'Knucklebones has no options.');
-  const players = args.players;
-  if (players.length !== 2) fail('bad-setup', `Knucklebones needs exactly 2 players, got ${players.length}.`);
-  const [p0, p1] = players as [PlayerId, PlayerId];
-  if (!p0 || !p1 || p0 === p1) fail('bad-setup', 'Knucklebones needs two distinct, non-empty player ids.');
-  // Ids key the grids in stored JSON; `__proto__` would not survive a JSON/zod round trip.
-  if (p0 === '__proto__' || p1 === '__proto__') fail('bad-setup', 'That player id cannot be used.');
-  if (!rngStateSchema.shape.seed.safeParse(args.seed).success) {
-    fail('bad-setup', 'The seed must be 64 lowercase hex characters.');
-  }
+  checkSetup('knucklebones', args, { min: 2, max: 2 });
+  const [p0, p1] = args.players as [PlayerId, PlayerId];
   const rng0 = rngFromSeed(args.seed);
 
   // Seeded random turn order, then the first player's die is rolled right away.

@@ -1,6 +1,7 @@
 import { replayWith } from '../../../kernel/replay.ts';
 import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs, type TimerSpec } from '../../../kernel/types.ts';
-import { nextInt, rngFromSeed, rngStateSchema } from '../../../kernel/rng.ts';
+import { assertRunningAndSeated as assertSeated, checkSetup } from '../../../kernel/checks.ts';
+import { nextInt, rngFromSeed } from '../../../kernel/rng.ts';
 import {
   LINE_MAX,
   LOG_LIMIT,
@@ -109,12 +110,7 @@ function setup(args: SetupArgs<TellstonesOptions>): TellstonesState {
   if (players.length !== needed) {
     fail('bad-setup', `Tellstones (${variant}) needs exactly ${needed} players, got ${players.length}.`);
   }
-  if (players.some((p) => typeof p !== 'string' || p.length === 0) || new Set(players).size !== players.length) {
-    fail('bad-setup', 'Tellstones needs distinct, non-empty player ids.');
-  }
-  // Ids key the outcome's scores in stored JSON; `__proto__` would not survive a JSON/zod round trip.
-  if (players.includes('__proto__')) fail('bad-setup', 'That player id cannot be used.');
-  if (!rngStateSchema.shape.seed.safeParse(args.seed).success) fail('bad-setup', 'The seed must be 64 lowercase hex characters.');
+  checkSetup('tellstones', args, { min: needed, max: needed });
 
   // Draw order: the first stone of each line (line 0 first), then the first player.
   let rng = rngFromSeed(args.seed);
@@ -158,8 +154,7 @@ function setup(args: SetupArgs<TellstonesOptions>): TellstonesState {
 // helpers over a working copy (apply clones its input once and edits the clone)
 
 function assertRunningAndSeated(state: TellstonesState, player: PlayerId): void {
-  if (state.outcome !== null || state.turn === null) fail('game-over', 'This game of Tellstones is already over.');
-  if (!state.seats.includes(player)) fail('not-a-player', 'You are not playing in this game of Tellstones.');
+  assertSeated('tellstones', 'Tellstones', state.outcome !== null || state.turn === null, state.seats, player);
 }
 
 /** The line a move names: required in Fearless Vanguard, otherwise absent or 0. */

@@ -1,4 +1,5 @@
 import type { Outcome, PlayerId } from '../../../kernel/types.ts';
+import { copyOutcome } from '../../../kernel/checks.ts';
 import {
   awaitingPlayers,
   legalMoveTypes,
@@ -97,12 +98,7 @@ export interface TellstonesView {
   outcome: Outcome | null;
 }
 
-export function copyOutcome(o: Outcome): Outcome {
-  const out: Outcome = { winners: o.winners.slice(), reason: o.reason };
-  if (o.scores) out.scores = { ...o.scores };
-  if (o.forfeited !== undefined) out.forfeited = o.forfeited;
-  return out;
-}
+export { copyOutcome };
 
 const TEAMS = ['A', 'B'] as const;
 
