@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, requireGuild } from '../src/bot/interaction-utils.ts';
 import { cycleTitle } from '../src/services/cycles.ts';
-import { listOwnIntents, pendingMatches, withdrawIntents } from '../src/services/intents.ts';
+import { listOwnIntents, matchPlayers, pendingMatches, withdrawIntents } from '../src/services/intents.ts';
 
 /** Players: see and withdraw their intents; everyone: the matches made for the next Battle Phase. */
 
@@ -48,8 +48,8 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
     case 'list': {
       const { cycle, intents } = await listOwnIntents(deps.ctx, { guildId, userId: i.user.id });
       if (!cycle) return reply('No cycle is running, so there are no intents. Watch the announcements for the next Rest Phase.');
-      if (intents.length === 0) return reply(`You have stated no intent in **${cycleTitle(cycle)}**'s Rest Phase. Use \`/knucklebones join\` in the commencement channel.`);
-      const lines = intents.map((x) => `• <@${x.opponentId}> (${x.mode}): ${STATUS[x.status] ?? x.status}`);
+      if (intents.length === 0) return reply(`You have stated no intent in **${cycleTitle(cycle)}**'s Rest Phase. Use ${deps.games.startHints()} in the commencement channel.`);
+      const lines = intents.map((x) => `• ${deps.games.title(x.kind)}: <@${x.opponentId}> (${x.mode}): ${STATUS[x.status] ?? x.status}`);
       return reply(`Your intents in **${cycleTitle(cycle)}**:\n${lines.join('\n')}`);
     }
     case 'withdraw': {
@@ -60,7 +60,7 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       const { cycle, matches } = await pendingMatches(deps.ctx, guildId);
       if (!cycle) return reply('No cycle is running, so there are no matches.');
       if (matches.length === 0) return reply(`No matches yet for the next Battle Phase of **${cycleTitle(cycle)}**.`, false);
-      const lines = matches.map((m) => `• <@${m.playerA}> vs <@${m.playerB}>`);
+      const lines = matches.map((m) => `• ${deps.games.title(m.kind)}: ${matchPlayers(m).map((p) => `<@${p}>`).join(' vs ')}`);
       return reply(`🤝 Matches for the next Battle Phase of **${cycleTitle(cycle)}** (${matches.length}):\n${lines.join('\n')}`, false);
     }
   }

@@ -18,6 +18,8 @@ export const customIdRoutes = {
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),
+  'tb:start': z.tuple([id]),
+  'tb:decline': z.tuple([id]),
 } as const;
 
 export type CustomIdRoute = keyof typeof customIdRoutes;

@@ -5,6 +5,7 @@ import { stateIntent, type IntentMode } from '../services/intents.ts';
 import type { BotDeps } from './command.ts';
 import { mention } from './format.ts';
 import { joinCommand } from './game-commands.ts';
+import { openTableCommand } from './tables.ts';
 import type { GameModule } from './game-module.ts';
 import { displayName, requireGuild } from './interaction-utils.ts';
 
@@ -26,7 +27,17 @@ export async function joinOrIntend(
   const guildId = requireGuild(interaction);
   const kind = module.kind;
   const command = `/${kind} ${module.joinSubcommand}`;
+  const { minPlayers: min, maxPlayers: max } = module.engine;
   if (!(await runsCycles(deps.ctx, guildId))) {
+    // Outside cycles: one opponent is a challenge; several (in a game for more than two) are a
+    // table of named players that starts when all of them accept.
+    const group = opponents.length > 1 || min >= 3;
+    if (group && max >= 3 && (mode === null || mode === 'together')) {
+      if (opponents.length + 1 < min || opponents.length + 1 > max) {
+        throw new UserError('challenge/group-size', `${module.title} is played by ${min === max ? min : `${min} to ${max}`}: name ${min - 1 === max - 1 ? min - 1 : `${min - 1} to ${max - 1}`} opponents.`);
+      }
+      return openTableCommand(interaction, deps, module, challenge.options ?? {}, opponents.length + 1, { invited: opponents });
+    }
     if (opponents.length > 1 || mode) {
       throw new UserError(
         'challenge/one-opponent',
@@ -52,6 +63,15 @@ export async function joinOrIntend(
   });
   const named = r.intents.map((i) => mention(i.opponentId));
   const lines: string[] = [];
+  if (r.mode === 'together') {
+    const table = [from.id, ...opponents.map((o) => o.id)];
+    if (named.length) lines.push(`📣 ${mention(from.id)} wants a table of ${module.title} with ${named.join(', ')} in the next Battle Phase of **${r.cycle.season.name} / ${r.cycle.name}**: it is made when every one of them names this same table.`);
+    if (r.repeated.length) lines.push('You already named this table in this Rest Phase; nothing new.');
+    for (const m of r.matched) lines.push(`🤝 **Match!** ${m.players.map(mention).join(', ')} all named the same table: your game starts when the Battle Phase begins.`);
+    if (!r.matched.length && !r.repeated.length) lines.push(`Waiting for ${table.filter((p) => p !== from.id).map(mention).join(', ')} to name the same table.`);
+    await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: opponents.map((o) => o.id) } });
+    return;
+  }
   if (named.length) {
     const how = r.intents.length > 1 ? (r.mode === 'any' ? ' (**any**: one game, against whichever names you back first)' : ' (**each**: a game against every one who names you back)') : '';
     lines.push(`📣 ${mention(from.id)} intends to play ${module.title} against ${named.join(', ')}${how} in the next Battle Phase of **${r.cycle.season.name} / ${r.cycle.name}**.`);

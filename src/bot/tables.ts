@@ -1,9 +1,9 @@
-import { ButtonStyle, ComponentType, type ChatInputCommandInteraction } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIButtonComponent, type ChatInputCommandInteraction, type MessageComponentInteraction } from 'discord.js';
 import { getGame, markBoardRendered } from '../services/games.ts';
 import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
 import { toDiscord } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
-import { joinTable, leaveTable, openTable, setTableMessage, type TableWithSeats } from '../services/tables.ts';
+import { declineTable, joinTable, leaveTable, openTable, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import type { ComponentHandlers } from './custom-id.ts';
@@ -39,29 +39,28 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
       allowed_mentions: { parse: [] },
     };
   }
+  if (table.status === 'declined') {
+    return { content: `${head}\n${seats.join(' · ')}\nA player named at this table declined: no game starts.`, components: [], allowed_mentions: { parse: [] } };
+  }
   const free = table.seatCount - table.seats.length;
   const closes = table.expiresAt ? ` If it is not full ${ts(table.expiresAt, 'R')}, it closes.` : '';
-  const content = [
-    head,
-    seats.join(' · '),
-    `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order).${closes}`,
-    note,
-  ]
-    .filter(Boolean)
-    .join('\n');
-  return {
-    content,
-    components: [
-      {
-        type: ComponentType.ActionRow,
-        components: [
-          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:join', table.id), label: 'Join' },
-          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('tb:leave', table.id), label: 'Leave' },
-        ],
-      },
-    ],
-    allowed_mentions: { parse: [] },
-  };
+  const early = table.minSeats !== null && table.minSeats < table.seatCount;
+  const canStart = early && table.seats.length >= table.minSeats!;
+  const how = table.invited.length
+    ? `${table.invited.filter((p) => !table.seats.some((s) => s.playerId === p)).map(mention).join(', ')}: accept with **Accept** (or **Decline**); the game starts when everyone named has accepted (seat order is turn order).`
+    : `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order)${early ? `, or when the host clicks **Start** with ${table.minSeats} or more seated` : ''}.`;
+  const content = [head, seats.join(' · '), `${how}${closes}`, note].filter(Boolean).join('\n');
+  const buttons: APIButtonComponent[] = table.invited.length
+    ? [
+        { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:join', table.id), label: 'Accept' },
+        { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('tb:decline', table.id), label: 'Decline' },
+      ]
+    : [
+        { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:join', table.id), label: 'Join' },
+        { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('tb:leave', table.id), label: 'Leave' },
+        ...(early ? [{ type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: customId('tb:start', table.id), label: `Start (${table.seats.length})`, disabled: !canStart }] : []),
+      ];
+  return { content, components: [{ type: ComponentType.ActionRow, components: buttons }], allowed_mentions: { parse: [] } };
 }
 
 /** `/<game> <subcommand>` that opens a table: posts the table message in the channel. */
@@ -71,6 +70,8 @@ export async function openTableCommand(
   module: GameModule,
   options: unknown,
   seatCount: number,
+  /** A table that may start early (minSeats), or a challenge of several named players (invited). */
+  extra: { minSeats?: number; invited?: Array<{ id: string; name: string; bot: boolean }> } = {},
 ): Promise<void> {
   const kind = module.kind;
   const guildId = requireGuild(interaction);
@@ -81,30 +82,52 @@ export async function openTableCommand(
     kind,
     options,
     seatCount,
+    ...(extra.minSeats !== undefined ? { minSeats: extra.minSeats } : {}),
+    ...(extra.invited ? { invited: extra.invited } : {}),
     host: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot },
   });
-  const response = await interaction.reply({ ...toDiscord(tableMessage(deps.games, table)), withResponse: true } as never);
+  const invited = table.invited;
+  const response = await interaction.reply({
+    ...toDiscord(tableMessage(deps.games, table)),
+    // A challenge of several pings the named players; an open table pings nobody.
+    allowedMentions: { users: invited },
+    ...(invited.length ? { content: `${invited.map(mention).join(' ')}, ${mention(table.hostId)} invites you to a table.\n${tableMessage(deps.games, table).content}` } : {}),
+    withResponse: true,
+  } as never);
   const messageId = (response as { resource?: { message?: { id: string } | null } }).resource?.message?.id;
   if (messageId) await setTableMessage(deps.ctx, table.id, messageId);
 }
 
-export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave'> = {
+async function startedOrTable(interaction: MessageComponentInteraction, deps: BotDeps, r: { table: TableWithSeats; game: { id: number } | null }): Promise<void> {
+  if (!r.game) {
+    await interaction.update(toDiscord(tableMessage(deps.games, r.table)) as never);
+    return;
+  }
+  const snap = await getGame(deps.ctx, r.game.id, null);
+  const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
+  await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
+  await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
+}
+
+export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start' | 'tb:decline'> = {
+  async 'tb:start'(interaction, [tableId], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are started in the server.');
+    await startedOrTable(interaction, deps, await startTableNow(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id }));
+  },
+  async 'tb:decline'(interaction, [tableId], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are answered in the server.');
+    const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id });
+    await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
+  },
   async 'tb:join'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are joined in the server.');
-    const { table, game } = await joinTable(deps.ctx, {
+    const r = await joinTable(deps.ctx, {
       tableId,
       guildId: interaction.guildId,
       user: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot },
       messageId: interaction.message.id,
     });
-    if (!game) {
-      await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
-      return;
-    }
-    const snap = await getGame(deps.ctx, game.id, null);
-    const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-    await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
-    await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
+    await startedOrTable(interaction, deps, r);
   },
   async 'tb:leave'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are left in the server.');

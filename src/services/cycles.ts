@@ -3,6 +3,7 @@ import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts'
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
+import { matchPlayers } from './intents.ts';
 import { enqueue } from './notifications.ts';
 import { ensureGuild, isModerator } from './settings.ts';
 
@@ -211,7 +212,7 @@ export async function openPhase(
     }
     const games = await startBattle(tx, ctx, guild, cycle, now, input.seed);
     await lapseOpenIntents(tx, cycle, now, 'the Battle Phase began');
-    const lines = games.map((g) => `• ${ctx.games.title(g.kind)} #${g.gameId}: <@${g.a}> vs <@${g.b}> in ${ch(g.channelId)}`);
+    const lines = games.map((g) => `• ${ctx.games.title(g.kind)} #${g.gameId}: ${g.players.map((p) => `<@${p}>`).join(' vs ')} in ${ch(g.channelId)}`);
     let list = lines.join('\n');
     if (list.length > 1500) {
       const kept: string[] = [];
@@ -225,7 +226,7 @@ export async function openPhase(
     const body = games.length
       ? `These games start now (your first turn is in your DMs):\n${list}`
       : 'No intents matched in the Rest Phase, so no games start this time.';
-    await announce(tx, guild, `⚔️ **Battle Phase** of **${title}** has begun! Intents that did not match have lapsed.\n${body}`, now, games.flatMap((g) => [g.a, g.b]));
+    await announce(tx, guild, `⚔️ **Battle Phase** of **${title}** has begun! Intents that did not match have lapsed.\n${body}`, now, games.flatMap((g) => g.players));
     return { changed: true, cycle: updated, phase, games: games.map((g) => g.gameId) };
   });
 }
@@ -237,40 +238,43 @@ async function startBattle(
   cycle: CycleWithSeason,
   now: Date,
   seed?: (matchId: number) => string,
-): Promise<Array<{ gameId: number; kind: string; a: string; b: string; channelId: string }>> {
+): Promise<Array<{ gameId: number; kind: string; players: string[]; channelId: string }>> {
   const matches = await tx.match.findMany({ where: { gameId: null, phase: { cycleId: cycle.id } }, orderBy: { id: 'asc' } });
-  const players = await tx.player.findMany({ where: { id: { in: matches.flatMap((m) => [m.playerA, m.playerB]) } } });
+  const players = await tx.player.findMany({ where: { id: { in: matches.flatMap(matchPlayers) } } });
   const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
-  const out: Array<{ gameId: number; kind: string; a: string; b: string; channelId: string }> = [];
+  const out: Array<{ gameId: number; kind: string; players: string[]; channelId: string }> = [];
   for (const m of matches) {
+    const def = ctx.games.require(m.kind);
+    const seated = matchPlayers(m).map((id) => ({ id, name: name(id) }));
+    // A game may prepare its match (who hosts, what each player brings), in this transaction.
+    const prepared = (await def.prepareMatch?.(tx, ctx, { guildId: guild.id, players: seated, matchId: m.id })) ?? {};
     const game = await startGame(tx, ctx, {
       guildId: guild.id,
       channelId: m.channelId,
       kind: m.kind,
-      players: [
-        { id: m.playerA, name: name(m.playerA) },
-        { id: m.playerB, name: name(m.playerB) },
-      ],
+      players: prepared.players ?? seated,
       cycleId: cycle.id,
+      ...(prepared.options !== undefined ? { options: prepared.options } : {}),
+      ...(prepared.playerData ? { playerData: prepared.playerData } : {}),
       ...(seed ? { seed: seed(m.id) } : {}),
     });
+    await prepared.afterStart?.(tx, game.id);
     await tx.match.update({ where: { id: m.id }, data: { gameId: game.id } });
-    for (const [me, them] of [
-      [m.playerA, m.playerB],
-      [m.playerB, m.playerA],
-    ] as const) {
+    for (const me of matchPlayers(m)) {
+      const them = matchPlayers(m).filter((p) => p !== me).map((p) => `<@${p}>`);
+      const against = them.length > 1 ? `${them.slice(0, -1).join(', ')} and ${them.at(-1)}` : them[0];
       await enqueue(
         tx,
         'text-dm',
         {
           userId: me,
           fallbackChannelId: m.channelId,
-          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${ctx.games.title(m.kind)} game #${game.id} against <@${them}> starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${def.title} game #${game.id} against ${against} starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
         },
         now,
       );
     }
-    out.push({ gameId: game.id, kind: m.kind, a: m.playerA, b: m.playerB, channelId: m.channelId });
+    out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId: m.channelId });
   }
   return out;
 }

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
 import type { Guild, Intent, Match } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
-import { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason } from './cycles.ts';
+import { cycleTitle, lockActiveCycle, lockGuild, type CycleWithSeason } from './locks.ts';
 import { UserError } from './errors.ts';
 import { inTransaction } from './games.ts';
+import type { GameDefinition } from './registry.ts';
 import { ensurePlayers } from './settings.ts';
 
 /**
@@ -15,7 +16,7 @@ import { ensurePlayers } from './settings.ts';
  * unique (phase, kind, player_a, player_b) index on matches backs this up.
  */
 
-export type IntentMode = 'any' | 'each';
+export type IntentMode = 'any' | 'each' | 'together';
 export interface Named {
   id: string;
   name: string;
@@ -60,12 +61,45 @@ export interface StatementResult {
   allMatches: Match[];
 }
 
+/** The players of a match, in id order (a pair's two, or a group's every member). */
+export const matchPlayers = (m: Pick<Match, 'players' | 'playerA' | 'playerB'>): string[] => (m.players.length ? m.players : [m.playerA, m.playerB]);
+
 /**
- * A game's join subcommand (`/knucklebones join`) during a Rest Phase in the commencement channel. Each named opponent gets
- * an intent; an intent matches when the opponent has an open intent naming the invoker. With
- * `any`, the earliest mutual intent wins (the opponent whose intent naming the invoker came
- * first) and the rest of the statement is void for this phase; with `each`, every mutual intent
- * matches. A pair matches at most once per Rest Phase.
+ * Which mode a statement of `count` opponents has in a game for `min`..`max` players: two-player
+ * games pair (any/each); games of three or more need `together` (one game with everyone named);
+ * games of two to four take either, and a single opponent is a pair.
+ */
+function resolveMode(def: GameDefinition, count: number, mode: IntentMode | null): IntentMode {
+  const { minPlayers: min, maxPlayers: max } = def.engine;
+  const range = min === max ? `${min - 1}` : `${min - 1} to ${max - 1}`;
+  if (min >= 3) {
+    if (mode && mode !== 'together') throw new UserError('intent/mode', `${def.title} is one game for ${min === max ? min : `${min} to ${max}`} players: \`mode\` does not apply, name everyone you want at your table.`);
+    if (count + 1 < min || count + 1 > max) throw new UserError('intent/group-size', `${def.title} is played by ${min === max ? min : `${min} to ${max}`}: name ${range} opponents, who must all name the same table.`);
+    return 'together';
+  }
+  if (mode === 'together') {
+    if (max < 3) throw new UserError('intent/mode', `${def.title} is a game for two: name one opponent, or several with \`mode: any\` or \`mode: each\`.`);
+    if (count + 1 > max) throw new UserError('intent/group-size', `A game of ${def.title} seats at most ${max}: name at most ${max - 1} opponents with \`mode: together\`.`);
+    return 'together';
+  }
+  if (count > 1 && !mode) {
+    throw new UserError(
+      'intent/mode',
+      `You named several opponents: add \`mode: any\` (one game, against whichever of them names you)${max >= 3 ? ', `mode: together` (one game with all of them, when they all name the same table)' : ''} or \`mode: each\` (a game against every one of them who names you).`,
+    );
+  }
+  return mode ?? 'each';
+}
+
+/**
+ * A game's join subcommand (`/<game> join`) during a Rest Phase in the commencement channel. Each
+ * named opponent gets an intent. Pairs (`any`, `each`): an intent matches when the opponent has an
+ * open intent naming the invoker; with `any`, the earliest mutual intent wins (the opponent whose
+ * intent naming the invoker came first) and the rest of the statement is void for this phase; with
+ * `each`, every mutual intent matches; a pair matches at most once per Rest Phase. Groups
+ * (`together`, games of three or more): the invoker and the named opponents are a table; it matches
+ * when every member has an open `together` statement naming exactly the others of that table;
+ * a table matches at most once per Rest Phase.
  */
 export async function stateIntent(
   ctx: ServiceContext,
@@ -89,13 +123,9 @@ export async function stateIntent(
     seen.add(o.id);
   }
   if (input.opponents.length === 0) throw new UserError('intent/none', 'Name at least one opponent.');
-  if (input.opponents.length > 1 && !input.mode) {
-    throw new UserError(
-      'intent/mode',
-      'You named several opponents: add `mode: any` (one game, against whichever of them names you) or `mode: each` (a game against every one of them who names you).',
-    );
-  }
-  const mode: IntentMode = input.mode ?? 'each';
+  const def = ctx.games.require(input.kind);
+  const mode = resolveMode(def, input.opponents.length, input.mode);
+  if (mode === 'together') return stateGroupIntent(ctx, input);
   return inTransaction(ctx, async (tx) => {
     const guild = await lockGuild(tx, input.guildId, input.guildName);
     const cycle = await lockActiveCycle(tx, guild.id);
@@ -116,7 +146,7 @@ export async function stateIntent(
     for (const o of input.opponents) {
       const [a, b] = pair(from.id, o.id);
       const existing = await tx.intent.findFirst({ where: { phaseId: phase.id, kind: input.kind, playerId: from.id, opponentId: o.id, status: 'open' } });
-      const already = await tx.match.findUnique({ where: { phaseId_kind_playerA_playerB: { phaseId: phase.id, kind: input.kind, playerA: a, playerB: b } } });
+      const already = await tx.match.findUnique({ where: { phaseId_kind_players: { phaseId: phase.id, kind: input.kind, players: [a, b] } } });
       if (existing || already) repeated.push(o.id);
       else fresh.push(o);
     }
@@ -137,7 +167,7 @@ export async function stateIntent(
       if (!mine) continue;
       const [a, b] = pair(from.id, theirs.playerId);
       const match = await tx.match.create({
-        data: { phaseId: phase.id, kind: input.kind, playerA: a, playerB: b, channelId: input.channelId, createdAt: now },
+        data: { phaseId: phase.id, kind: input.kind, playerA: a, playerB: b, players: [a, b], channelId: input.channelId, createdAt: now },
       });
       matched.push(match);
       await tx.intent.updateMany({ where: { id: { in: [mine.id, theirs.id] } }, data: { status: 'matched', matchId: match.id, closedAt: now } });
@@ -152,11 +182,61 @@ export async function stateIntent(
         break;
       }
     }
-    const allMatches = await tx.match.findMany({
-      where: { phaseId: phase.id, OR: [{ playerA: from.id }, { playerB: from.id }] },
-      orderBy: { id: 'asc' },
-    });
+    const allMatches = await tx.match.findMany({ where: { phaseId: phase.id, players: { has: from.id } }, orderBy: { id: 'asc' } });
     return { cycle: cycle!, statement, mode, intents, repeated, matched, allMatches };
+  });
+}
+
+/** A `together` statement: the invoker's table, matched when every member named exactly this table. */
+async function stateGroupIntent(ctx: ServiceContext, input: Parameters<typeof stateIntent>[1]): Promise<StatementResult> {
+  const { from } = input;
+  const group = [from.id, ...input.opponents.map((o) => o.id)].sort();
+  const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  return inTransaction(ctx, async (tx) => {
+    const guild = await lockGuild(tx, input.guildId, input.guildName);
+    const cycle = await lockActiveCycle(tx, guild.id);
+    const phase = await currentRestPhase(tx, guild, cycle);
+    const inCommencement = guild.commencementChannelId ? input.channelId === guild.commencementChannelId : input.channelName === DEFAULT_COMMENCEMENT;
+    if (!inCommencement) {
+      throw new UserError('intent/wrong-channel', `Intents are taken in ${commencementWhere(guild)} during a Rest Phase. Run \`/${input.kind} ${ctx.games.get(input.kind)?.joinSubcommand ?? 'join'}\` there.`);
+    }
+    await ensurePlayers(tx, [from, ...input.opponents]);
+    const now = ctx.clock.now();
+    // Each member's open `together` statements of this game, as tables (the member and whom they named).
+    const open = await tx.intent.findMany({ where: { phaseId: phase.id, kind: input.kind, mode: 'together', status: 'open', playerId: { in: group } }, orderBy: { id: 'asc' } });
+    const tables = new Map<string, { player: string; members: string[]; ids: number[] }>();
+    for (const i of open) {
+      const t = tables.get(i.statement) ?? { player: i.playerId, members: [i.playerId], ids: [] };
+      t.members.push(i.opponentId);
+      t.ids.push(i.id);
+      tables.set(i.statement, t);
+    }
+    const namesThis = (player: string) => [...tables.entries()].find(([, t]) => t.player === player && sameSet([...t.members].sort(), group));
+    const already = await tx.match.findUnique({ where: { phaseId_kind_players: { phaseId: phase.id, kind: input.kind, players: group } } });
+    const allMatches = () => tx.match.findMany({ where: { phaseId: phase.id, players: { has: from.id } }, orderBy: { id: 'asc' } });
+    if (already || namesThis(from.id)) {
+      return { cycle: cycle!, statement: namesThis(from.id)?.[0] ?? '', mode: 'together', intents: [], repeated: input.opponents.map((o) => o.id), matched: [], allMatches: await allMatches() };
+    }
+    const statement = randomUUID();
+    const intents: Intent[] = [];
+    for (const o of input.opponents) {
+      intents.push(await tx.intent.create({ data: { phaseId: phase.id, statement, playerId: from.id, opponentId: o.id, kind: input.kind, mode: 'together', createdAt: now } }));
+    }
+    const matched: Match[] = [];
+    const others = group.filter((p) => p !== from.id).map(namesThis);
+    if (others.every((x) => x !== undefined)) {
+      const match = await tx.match.create({
+        data: { phaseId: phase.id, kind: input.kind, playerA: group[0]!, playerB: group[1]!, players: group, channelId: input.channelId, createdAt: now },
+      });
+      matched.push(match);
+      const ids = [...intents.map((i) => i.id), ...others.flatMap((x) => x![1].ids)];
+      await tx.intent.updateMany({ where: { id: { in: ids } }, data: { status: 'matched', matchId: match.id, closedAt: now } });
+      for (const i of intents) {
+        i.status = 'matched';
+        i.matchId = match.id;
+      }
+    }
+    return { cycle: cycle!, statement, mode: 'together', intents, repeated: [], matched, allMatches: await allMatches() };
   });
 }
 
@@ -180,7 +260,12 @@ export async function withdrawIntents(
     const cycle = await lockActiveCycle(tx, guild.id);
     const phase = await currentRestPhase(tx, guild, cycle);
     const where = { phaseId: phase.id, playerId: input.userId, status: 'open', ...(input.opponentId ? { opponentId: input.opponentId } : {}) };
-    const open = await tx.intent.findMany({ where, orderBy: { id: 'asc' } });
+    const named = await tx.intent.findMany({ where, orderBy: { id: 'asc' } });
+    // A `together` intent is one table: withdrawing one of its players withdraws the whole statement.
+    const tables = [...new Set(named.filter((i) => i.mode === 'together').map((i) => i.statement))];
+    const open = tables.length
+      ? await tx.intent.findMany({ where: { OR: [{ id: { in: named.map((i) => i.id) } }, { statement: { in: tables }, status: 'open' }] }, orderBy: { id: 'asc' } })
+      : named;
     if (open.length === 0) {
       const matched = input.opponentId
         ? await tx.intent.findFirst({ where: { phaseId: phase.id, playerId: input.userId, opponentId: input.opponentId, status: 'matched' } })

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { AnyEngine } from '../kernel/types.ts';
+import type { Tx } from '../db/client.ts';
+import type { AnyEngine, PlayerId } from '../kernel/types.ts';
+import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 
 /**
@@ -36,6 +38,21 @@ export interface GameDefinition {
   assets?: Record<string, z.ZodType>;
   /** Setup options of a practice game with this many autopilot seats (default: the defaults). */
   practiceOptions?(bots: number): unknown;
+  /**
+   * A match of intents is about to start its game (in the Battle Phase's transaction): the game may
+   * order the seats (who hosts), choose options, say what each player brings (playerData), and act
+   * once the game exists (lock the assets it uses). Default: the players in id order, default options.
+   */
+  prepareMatch?(
+    tx: Tx,
+    ctx: ServiceContext,
+    input: { guildId: string; players: Array<{ id: PlayerId; name: string }>; matchId: number },
+  ): Promise<{
+    players?: Array<{ id: PlayerId; name: string }>;
+    options?: unknown;
+    playerData?: Record<PlayerId, unknown>;
+    afterStart?: (tx: Tx, gameId: number) => Promise<void>;
+  }>;
 }
 
 export class GameRegistry<G extends GameDefinition = GameDefinition> {

@@ -44,24 +44,49 @@ async function lockTable(tx: Tx, tableId: number, guildId: string | null): Promi
 function requireOpen(table: GameTable): void {
   if (table.status === 'started') throw new UserError('table/started', `This table is full: game #${table.gameId} has started. Open a new table to play.`);
   if (table.status === 'expired') throw new UserError('table/expired', 'This table closed because its seats were not all taken in time. Open a new table to play.');
+  if (table.status === 'declined') throw new UserError('table/declined', 'This table closed: one of the players named at it declined.');
   if (table.status !== 'open') throw new UserError('table/closed', 'This table was closed by its host. Open a new table to play.');
 }
 
 /** Opens a table; the host takes seat 0. */
 export async function openTable(
   ctx: ServiceContext,
-  input: { guildId: string; guildName?: string; channelId: string; kind: string; options?: unknown; seatCount: number; host: PlayerRef & { bot?: boolean } },
+  input: {
+    guildId: string;
+    guildName?: string;
+    channelId: string;
+    kind: string;
+    options?: unknown;
+    /** The most seats: the game starts when they are all taken. */
+    seatCount: number;
+    /** With this many seated, the host may start early (a Start button). */
+    minSeats?: number;
+    /** A challenge of several: only these players may sit, each accepting with the button. */
+    invited?: Array<PlayerRef & { bot?: boolean }>;
+    host: PlayerRef & { bot?: boolean };
+  },
 ): Promise<TableWithSeats> {
   const { engine, title } = ctx.games.require(input.kind);
   if (input.host.bot) throw new UserError('table/bot', 'Bots cannot play.');
+  const players = engine.minPlayers === engine.maxPlayers ? `${engine.minPlayers}` : `${engine.minPlayers} to ${engine.maxPlayers}`;
   if (!Number.isInteger(input.seatCount) || input.seatCount < engine.minPlayers || input.seatCount > engine.maxPlayers) {
-    throw new UserError('table/seats', `${title} is played by ${engine.minPlayers} to ${engine.maxPlayers} players.`);
+    throw new UserError('table/seats', `${title} is played by ${players} players.`);
   }
+  if (input.minSeats !== undefined && (input.minSeats < engine.minPlayers || input.minSeats > input.seatCount)) {
+    throw new UserError('table/seats', `${title} is played by ${players} players.`);
+  }
+  const invited = input.invited ?? [];
+  for (const p of invited) {
+    if (p.id === input.host.id) throw new UserError('table/self', 'You cannot name yourself. Name the players you want at your table.');
+    if (p.bot) throw new UserError('table/bot', `${p.name} is a bot and cannot play. Name people in the server.`);
+  }
+  if (new Set(invited.map((p) => p.id)).size !== invited.length) throw new UserError('table/duplicate', 'You named someone twice. Name each player once.');
+  if (invited.length && invited.length + 1 !== input.seatCount) throw new UserError('table/seats', `${title} is played by ${players} players.`);
   const options = engine.optionsSchema.safeParse(input.options ?? {});
   if (!options.success) throw new UserError('table/bad-options', `Those ${title} options are not valid.`);
   return inTransaction(ctx, async (tx) => {
     const guild = await ensureGuild(tx, input.guildId, input.guildName);
-    await ensurePlayers(tx, [input.host]);
+    await ensurePlayers(tx, [input.host, ...invited]);
     const now = ctx.clock.now();
     const expiresAt = new Date(now.getTime() + guild.tableOpenMinutes * 60_000);
     const table = await tx.gameTable.create({
@@ -71,6 +96,8 @@ export async function openTable(
         kind: engine.id,
         options: options.data as object,
         seatCount: input.seatCount,
+        minSeats: input.minSeats ?? null,
+        invited: invited.map((p) => p.id),
         hostId: input.host.id,
         createdAt: now,
         expiresAt,
@@ -151,7 +178,13 @@ export async function joinTable(
     const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     if (table.seats.some((s) => s.playerId === input.user.id)) {
-      throw new UserError('table/already-seated', 'You already have a seat at this table. Wait for the others to join (or leave with the Leave button).');
+      throw new UserError(
+        'table/already-seated',
+        table.invited.length ? 'You are already at this table: wait for the others to accept.' : 'You already have a seat at this table. Wait for the others to join (or leave with the Leave button).',
+      );
+    }
+    if (table.invited.length && !table.invited.includes(input.user.id)) {
+      throw new UserError('table/not-invited', `This table is for ${table.invited.map((p) => `<@${p}>`).join(', ')}. Open your own with the game's join subcommand.`);
     }
     await ensurePlayers(tx, [input.user]);
     const now = ctx.clock.now();
@@ -159,25 +192,57 @@ export async function joinTable(
     await tx.tableSeat.create({ data: { tableId: table.id, seat, playerId: input.user.id, joinedAt: now } });
     const seats = [...table.seats, { tableId: table.id, seat, playerId: input.user.id, joinedAt: now }];
     if (seats.length < table.seatCount) return { table: { ...table, seats }, game: null };
+    return startAtTable(tx, ctx, { ...table, seats }, { [input.user.id]: input.user.name }, input.guildName, input.seed);
+  });
+}
 
-    const players = await tx.player.findMany({ where: { id: { in: seats.map((s) => s.playerId) } } });
-    const name = (id: string) => (id === input.user.id ? input.user.name : (players.find((p) => p.id === id)?.name ?? id));
-    const game = await startGame(tx, ctx, {
-      guildId: table.guildId,
-      ...(input.guildName !== undefined ? { guildName: input.guildName } : {}),
-      channelId: table.channelId,
-      kind: table.kind,
-      players: seats.map((s) => ({ id: s.playerId, name: name(s.playerId) })),
-      options: table.options,
-      boardMessageId: table.messageId,
-      ...(input.seed ? { seed: input.seed } : {}),
-    });
-    const started = await tx.gameTable.update({
-      where: { id: table.id },
-      data: { status: 'started', gameId: game.id, closedAt: now },
-      include: { seats: { orderBy: { seat: 'asc' } } },
-    });
-    return { table: started, game };
+/** Starts the table's game with the players seated now (in the caller's transaction, table locked). */
+async function startAtTable(tx: Tx, ctx: ServiceContext, table: TableWithSeats, names: Record<string, string>, guildName?: string, seed?: string): Promise<JoinResult> {
+  const now = ctx.clock.now();
+  const players = await tx.player.findMany({ where: { id: { in: table.seats.map((s) => s.playerId) } } });
+  const name = (id: string) => names[id] ?? players.find((p) => p.id === id)?.name ?? id;
+  const game = await startGame(tx, ctx, {
+    guildId: table.guildId,
+    ...(guildName !== undefined ? { guildName } : {}),
+    channelId: table.channelId,
+    kind: table.kind,
+    players: table.seats.map((s) => ({ id: s.playerId, name: name(s.playerId) })),
+    options: table.options,
+    boardMessageId: table.messageId,
+    ...(seed ? { seed } : {}),
+  });
+  const started = await tx.gameTable.update({
+    where: { id: table.id },
+    data: { status: 'started', gameId: game.id, closedAt: now },
+    include: { seats: { orderBy: { seat: 'asc' } } },
+  });
+  return { table: started, game };
+}
+
+/** The host starts a table before it is full, once it seats its minimum. */
+export async function startTableNow(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string; messageId?: string }): Promise<JoinResult> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
+    requireOpen(table);
+    if (table.hostId !== input.userId) throw new UserError('table/not-host', `Only the host, <@${table.hostId}>, can start this table early.`);
+    if (table.minSeats === null || table.seats.length < table.minSeats) {
+      throw new UserError('table/too-few', `This table starts with ${table.minSeats ?? table.seatCount} players; ${table.seats.length} are seated. Wait for more to join.`);
+    }
+    return startAtTable(tx, ctx, table, {});
+  });
+}
+
+/** An invited player declines: the table closes, and everyone at it is told. */
+export async function declineTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string }): Promise<TableWithSeats> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await lockTable(tx, input.tableId, input.guildId);
+    requireOpen(table);
+    if (!table.invited.includes(input.userId)) throw new UserError('table/not-invited', 'Only the players named at this table can decline it.');
+    const now = ctx.clock.now();
+    for (const seat of table.seats) {
+      await enqueue(tx, 'text-dm', { userId: seat.playerId, fallbackChannelId: table.channelId, content: `❌ <@${input.userId}> declined table #${table.id} (${ctx.games.title(table.kind)}): no game starts. Name other players whenever you like.` }, now);
+    }
+    return tx.gameTable.update({ where: { id: table.id }, data: { status: 'declined', closedAt: now }, include: { seats: { orderBy: { seat: 'asc' } } } });
   });
 }
 

@@ -20,8 +20,8 @@ const code = (file: string) =>
     .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 describe('the architecture', () => {
-  it('has no import cycle', () => {
-    const g = graph(sourceFiles(['src', 'commands', 'scripts', 'bench']).filter((f) => !f.startsWith('src/emulator/')));
+  it('has no import cycle (of modules: type-only imports load nothing)', () => {
+    const g = graph(sourceFiles(['src', 'commands', 'scripts', 'bench']).filter((f) => !f.startsWith('src/emulator/')), false);
     expect(g.size).toBeGreaterThan(50);
     expect(cycles(g)).toEqual([]);
   });

@@ -3,8 +3,9 @@ import path from 'node:path';
 
 /**
  * The project's import graph, read from the sources (every `import … from`, `export … from` and
- * `import('…')` of a relative path, type-only imports included): what the architecture tests
- * check for cycles and for arrows that must not exist.
+ * `import('…')` of a relative path): what the architecture tests check for cycles and for arrows
+ * that must not exist. `typesToo: false` leaves out `import type` / `export type` statements,
+ * which load nothing at run time (a cycle through types only is not a cycle of modules).
  */
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,10 +27,11 @@ export function sourceFiles(dirs: string[]): string[] {
 const SPEC = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 /** Relative imports of a file, resolved to repository paths. */
-export function importsOf(file: string): string[] {
+export function importsOf(file: string, typesToo = true): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
   const out: string[] = [];
   for (const m of text.matchAll(SPEC)) {
+    if (!typesToo && /^\s*(import|export)\s+type\s/.test(m[0])) continue;
     const spec = m[1] ?? m[2] ?? m[3];
     if (!spec || !spec.startsWith('.')) continue;
     out.push(path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), spec)));
@@ -37,9 +39,9 @@ export function importsOf(file: string): string[] {
   return out;
 }
 
-export function graph(files: string[]): Map<string, string[]> {
+export function graph(files: string[], typesToo = true): Map<string, string[]> {
   const set = new Set(files);
-  return new Map(files.map((f) => [f, importsOf(f).filter((t) => set.has(t))]));
+  return new Map(files.map((f) => [f, importsOf(f, typesToo).filter((t) => set.has(t))]));
 }
 
 /** Strongly connected components of more than one file (or a file importing itself): import cycles. */

@@ -5,15 +5,15 @@ import { RuleError, type Engine, type PlayerId, type TimerSpec } from '../../src
 import type { GameDefinition } from '../../src/services/registry.ts';
 
 /**
- * A small game of three seats who each play for themselves, for the platform's tests (neither
+ * A small game of three or four seats who each play for themselves, for the platform's tests (neither
  * real game has three independent players): in turn, each adds 1, 2 or 3 to their own count; the
  * first to reach 10 ends the game, and the highest count wins. A forfeit keeps the seat in the game
  * (the autopilot plays it) and ranks it last. When only one seat is left standing, it wins at once.
  */
 const stateSchema = z.object({
-  players: z.array(z.string()).length(3),
+  players: z.array(z.string()).min(3).max(4),
   counts: z.record(z.string(), z.number().int()),
-  turn: z.number().int().min(0).max(2),
+  turn: z.number().int().min(0).max(3),
   moves: z.number().int(),
   out: z.array(z.string()),
   rng: rngStateSchema,
@@ -43,12 +43,12 @@ export const trio: Engine<State, Move, View, Record<string, never>> = {
   id: 'trio',
   name: 'Trio',
   minPlayers: 3,
-  maxPlayers: 3,
+  maxPlayers: 4,
   stateSchema,
   moveSchema,
   optionsSchema: z.object({}).strict().default({}) as unknown as z.ZodType<Record<string, never>>,
   setup(args) {
-    checkSetup('trio', args, { min: 3, max: 3 });
+    checkSetup('trio', args, { min: 3, max: 4 });
     const [players, rng] = shuffle(rngFromSeed(args.seed), args.players);
     return { players, counts: Object.fromEntries(players.map((p) => [p, 0])), turn: 0, moves: 0, out: [], rng, outcome: null };
   },
@@ -60,7 +60,7 @@ export const trio: Engine<State, Move, View, Record<string, never>> = {
     const s = clone(state);
     s.counts[actor] = (s.counts[actor] ?? 0) + m.data!.n;
     s.moves += 1;
-    s.turn = (s.turn + 1) % 3;
+    s.turn = (s.turn + 1) % s.players.length;
     return finishIfDone(s);
   },
   view: (s) => ({ counts: { ...s.counts }, turn: s.outcome ? null : current(s), out: s.out.slice(), outcome: s.outcome ? copyOutcome(s.outcome) : null }),
@@ -86,7 +86,7 @@ export const trioDefinition: GameDefinition = {
   engine: trio,
   title: 'Trio',
   joinSubcommand: 'join',
-  maxIntentOpponents: 2,
+  maxIntentOpponents: 3,
   points: true,
   assets: { token: z.object({ label: z.string().min(1).max(20), shine: z.number().int().min(0).max(9) }) },
 };
