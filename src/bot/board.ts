@@ -45,6 +45,7 @@ export function boardMeta(game: GameInfo, names: Record<string, string>, autopil
     cycle: game.cycleId !== null,
     practice: game.practice,
     autopilot,
+    timedOut: ((game.outcome as { timedOut?: string[] } | null)?.timedOut ?? []).slice(),
   };
 }
 

@@ -11,3 +11,16 @@ export const channelUrl = (guildId: string, channelId: string) => `https://disco
 /** Escapes Discord markdown in user-provided names. */
 export const plain = (s: string) => s.replace(/([\\*_`~|>#\[\]()-])/g, '\\$1').slice(0, 64);
 export const COLOURS = { active: 0x5865f2, won: 0x57f287, draw: 0xfee75c, forfeit: 0xed4245 } as const;
+
+/**
+ * A result's score, the same everywhere: the winners' scores first, then the others', each group
+ * highest first ("54–19"; a draw "19–19"; three players "12–9–4"). Tellstones teams pass one
+ * score per side.
+ */
+export function scoreText(scores: Record<string, number>, winners: readonly string[]): string {
+  const entries = Object.entries(scores);
+  const win = entries.filter(([p]) => winners.includes(p)).map(([, v]) => v);
+  const rest = entries.filter(([p]) => !winners.includes(p)).map(([, v]) => v);
+  const desc = (a: number, b: number) => b - a;
+  return [...win.sort(desc), ...rest.sort(desc)].join('–');
+}

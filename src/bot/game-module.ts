@@ -36,6 +36,8 @@ export interface BoardMeta {
   practice?: boolean;
   /** Seats the autopilot plays (practice bots, forfeited seats of a game that goes on). */
   autopilot?: string[];
+  /** Players whose turn ran out (a forfeit by timeout, not by choice), once the game is over. */
+  timedOut?: string[];
 }
 
 export interface NotificationMeta {

@@ -109,9 +109,12 @@ export function runAutopilot(def: GameDefinition, game: Pick<GameRow, 'seed' | '
   return { state: s, steps: out };
 }
 
+/** A game's outcome as stored on its row: the engine's, and whose turn ran out (their forfeit was a timeout). */
+export type StoredOutcome = Outcome & { timedOut?: string[] };
+
 export interface Committed {
   version: number;
-  outcome: Outcome | null;
+  outcome: StoredOutcome | null;
   /** The game as committed (state, version, seats, outcome), for rendering without another read. */
   after: GameRow;
   state: unknown;
@@ -137,7 +140,10 @@ export async function commitChange(
   const auto = runAutopilot(def, game, next, steps);
   const final = auto.state;
   const version = game.version + auto.steps.length;
-  const outcome = engine.outcome(final);
+  const engineOutcome = engine.outcome(final);
+  // What the platform adds to the stored outcome: whose turn ran out (the engine only knows that they forfeited).
+  const timedOut = auto.steps.flatMap((s) => (s.entry.type === 'forfeit' && s.entry.reason === 'timeout' ? [s.entry.player] : []));
+  const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
   if (auto.steps.length > 0) {
     const rows = auto.steps.map((s, i) => ({ i: i + 1, actor: s.actor, entry: s.entry }));
     const updated = await tx.$executeRaw`
@@ -288,7 +294,7 @@ function notifyNewlyOut(
 }
 
 /** The game is over: every pending job is cancelled, each seat gets its result and (if a person) a DM. */
-function finish(game: GameRow, def: GameDefinition, outcome: Outcome, w: Writes): Seat[] {
+function finish(game: GameRow, def: GameDefinition, outcome: StoredOutcome, w: Writes): Seat[] {
   w.cancelTimers = '*';
   w.jobs = [];
   w.releaseAssets = true;
@@ -313,6 +319,7 @@ function finish(game: GameRow, def: GameDefinition, outcome: Outcome, w: Writes)
           winners: outcome.winners,
           reason: outcome.reason,
           ...(outcome.forfeited ? { forfeited: outcome.forfeited } : {}),
+          ...(outcome.timedOut?.length ? { timedOut: outcome.timedOut } : {}),
           ...(outcome.scores ? { scores: outcome.scores } : {}),
         },
       });

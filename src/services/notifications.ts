@@ -37,6 +37,8 @@ export const notificationSchema = z.discriminatedUnion('type', [
     winners: z.array(z.string()),
     reason: z.string(),
     forfeited: z.string().optional(),
+    /** Players whose turn ran out (their forfeit was a timeout, not a choice). */
+    timedOut: z.array(z.string()).optional(),
     scores: z.record(z.string(), z.number()).optional(),
   }),
 ]);

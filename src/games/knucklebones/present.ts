@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { COLOURS, mention, plain, ts } from '../../bot/format.ts';
+import { COLOURS, mention, plain, scoreText, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
 import { DIE_INFO } from './engine/dice.ts';
@@ -10,12 +10,16 @@ import { ids } from './ids.ts';
 const DIE = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 const die = (v: number) => `${DIE[v] ?? ''} **${v}**`;
 
-/** A grid as three columns of text, top row first, with column scores underneath. */
-function gridText(columns: number[][], scores: number[]): string {
+/**
+ * A grid as three columns of text, top row first, with column scores underneath. Every cell is
+ * four characters with its number right-aligned, so one- and two-digit scores line up under the dice.
+ */
+export function gridText(columns: number[][], scores: number[]): string {
+  const cell = (v: number | undefined) => ` ${v === undefined ? ' ·' : String(v).padStart(2, ' ')} `;
   const rows: string[] = [];
-  for (let r = 0; r < 3; r++) rows.push(columns.map((c) => (c[r] !== undefined ? ` ${c[r]} ` : ' · ')).join('│'));
-  rows.push('───┼───┼───');
-  rows.push(scores.map((s) => String(s).padStart(2, ' ').padEnd(3, ' ')).join('│'));
+  for (let r = 0; r < 3; r++) rows.push(columns.map((c) => cell(c[r])).join('│'));
+  rows.push('────┼────┼────');
+  rows.push(scores.map((s) => cell(s)).join('│'));
   return '```\n' + rows.join('\n') + '\n```';
 }
 
@@ -78,16 +82,20 @@ function turnLine(view: KnucklebonesView): string {
   return `**Turn:** ${mention(turn)} rolled ${die(view.roll!)}${used}: choose a column.`;
 }
 
-function resultLine(view: KnucklebonesView): string {
-  const o = view.outcome!;
-  const [a, b] = view.players;
-  const score = `${view.scores[a]}–${view.scores[b]}`;
+/** The result in words, the same on the board and in the DMs: the winner's score first. */
+function resultText(o: { winners: string[]; reason: string; forfeited?: string }, scores: Record<string, number>, timedOut = false): string {
+  const score = scoreText(scores, o.winners);
   if (o.reason === 'forfeit' && o.forfeited) {
-    const w = o.winners[0]!;
-    return `🏳️ ${mention(o.forfeited)} forfeited. 🏆 ${mention(w)} wins (${score}).`;
+    const why = timedOut ? `${mention(o.forfeited)}’s turn ran out` : `${mention(o.forfeited)} forfeited`;
+    return `🏳️ ${why}. 🏆 ${mention(o.winners[0]!)} wins, ${score}.`;
   }
   if (o.winners.length === 0) return `🤝 Draw, ${score}.`;
   return `🏆 ${mention(o.winners[0]!)} wins, ${score}.`;
+}
+
+function resultLine(view: KnucklebonesView, timedOut: string[] = []): string {
+  const o = view.outcome!;
+  return resultText(o, view.scores, o.forfeited !== undefined && timedOut.includes(o.forfeited));
 }
 
 function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
@@ -99,7 +107,7 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
     lines.push(turnLine(view));
     if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then the turn is forfeited.`);
   } else if (view.outcome) {
-    lines.push(resultLine(view));
+    lines.push(resultLine(view, meta.timedOut));
   }
   const fields = view.players.map((p) => ({
     name: `${name(p)}: ${view.scores[p]} point${view.scores[p] === 1 ? '' : 's'}${view.turn === p ? ' 🎲' : ''}`,
@@ -158,14 +166,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content, components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
-  const scores = n.scores ? Object.values(n.scores).join('–') : '';
-  const text = (() => {
-    if (n.forfeited && n.winners.length) {
-      return `🏳️ ${title} is over: ${mention(n.forfeited)} forfeited. ${mention(n.winners[0]!)} wins${scores ? ` (${scores})` : ''}.`;
-    }
-    if (n.winners.length === 0) return `🤝 ${title} ended in a draw${scores ? ` (${scores})` : ''}.`;
-    return `🏆 ${title} is over: ${mention(n.winners[0]!)} wins${scores ? ` (${scores})` : ''}.`;
-  })();
+  const text = `${title} is over. ${resultText(n, n.scores ?? {}, n.forfeited !== undefined && (n.timedOut ?? []).includes(n.forfeited))}`;
   return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
 }
 

@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
 } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { COLOURS, mention, plain, ts } from '../../bot/format.ts';
+import { COLOURS, mention, plain, scoreText, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -128,21 +128,20 @@ export function logLine(view: Pick<TellstonesView, 'lines' | 'sides'>, e: ViewLo
   }
 }
 
-function resultText(view: TellstonesView): string {
+function resultText(view: TellstonesView, timedOut: string[] = []): string {
   const o = view.outcome!;
   const winSide = view.sides.find((s) => s.players.some((p) => o.winners.includes(p)));
   const winner = winSide ? sideText(view, winSide.side) : 'nobody';
-  const [a, b] = view.sides;
-  const score = winSide ? `${winSide.points}–${(winSide.side === 0 ? b : a)!.points}` : `${a!.points}–${b!.points}`;
+  const score = scoreText(Object.fromEntries(view.sides.map((s) => [String(s.side), s.points])), winSide ? [String(winSide.side)] : []);
   switch (o.reason) {
     case 'forfeit':
-      return `🏳️ ${mention(o.forfeited ?? '')} forfeited. 🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'} (${score}).`;
+      return `🏳️ ${timedOut.includes(o.forfeited ?? '') ? `${mention(o.forfeited ?? '')}’s turn ran out` : `${mention(o.forfeited ?? '')} forfeited`}. 🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}, ${score}.`;
     case 'boast-proven':
       return `🏆 The boast was proven: ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}!`;
     case 'boast-failed':
       return `🏆 The boast failed: ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}!`;
     default:
-      return `🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'} with ${score}.`;
+      return `🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}, ${score}.`;
   }
 }
 
@@ -254,7 +253,7 @@ function board(view: TellstonesView, meta: BoardMeta): MessagePayload {
   const lines: string[] = [];
   lines.push(view.sides.map((s) => sideText(view, s.side)).join(' vs '));
   lines.push(`**Points:** ${pointsText(view, meta.names)} (3 to win)`);
-  if (view.outcome) lines.push(resultText(view));
+  if (view.outcome) lines.push(resultText(view, meta.timedOut));
   else lines.push(...statusText(view, meta));
   const recent = view.log.slice(-4).map((e) => `• ${logLine(view, e)}`);
   if (recent.length) lines.push('', '**Recently:**', ...recent);
@@ -328,11 +327,13 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     };
   }
   const winners = n.winners.map(mention).join(' & ');
-  const ws = n.winners[0] !== undefined ? (n.scores?.[n.winners[0]] ?? null) : null;
-  const others = Object.entries(n.scores ?? {}).find(([p]) => !n.winners.includes(p))?.[1] ?? null;
-  const score = ws !== null && others !== null ? ` (${ws}–${others})` : '';
+  // Team scores: one per side (partners share their side's points).
+  const sides = new Map<number, number>();
+  for (const [p, v] of Object.entries(n.scores ?? {})) sides.set(n.winners.includes(p) ? 0 : 1, v);
+  const score = sides.size ? `, ${scoreText(Object.fromEntries([...sides].map(([k, v]) => [String(k), v])), ['0'])}` : '';
   const verb = n.winners.length > 1 ? 'win' : 'wins';
-  const text = n.forfeited ? `🏳️ ${title} is over: ${mention(n.forfeited)} forfeited. ${winners} ${verb}${score}.` : `🏆 ${title} is over: ${winners} ${verb}${score}.`;
+  const gone = n.forfeited && (n.timedOut ?? []).includes(n.forfeited) ? `${mention(n.forfeited)}’s turn ran out` : `${mention(n.forfeited ?? '')} forfeited`;
+  const text = n.forfeited ? `🏳️ ${title} is over: ${gone}. ${winners} ${verb}${score}.` : `🏆 ${title} is over: ${winners} ${verb}${score}.`;
   return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, ...base };
 }
 

@@ -55,10 +55,25 @@ describe('the Knucklebones board', () => {
     const state = knucklebones.forfeit({ ...midGame(), turn: A, roll: 4 } as KnucklebonesState, A);
     const payload = present.board(knucklebones.view(state, null), meta(true));
     const embed = payload.embeds![0]!;
-    expect(embed.description).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins (24–48).`);
+    // The winner's score comes first, in one format, on the board and in the DM alike.
+    expect(embed.description).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins, 48–24.`);
     expect(embed.fields![2]!.value).toContain(SEED);
     expect(payload.components).toEqual([]);
     expect(payload).toMatchSnapshot();
+    const o = state.outcome!;
+    const dm = present.notification(
+      { type: 'game-over', gameId: 42, kind: 'knucklebones', winners: o.winners, reason: o.reason, forfeited: A, scores: o.scores! },
+      { names, boardUrl: null, version: 9, active: false },
+    );
+    expect(dm.content).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins, 48–24.`);
+    // A turn that ran out is said so, not called a resignation.
+    const timedOut = present.board(knucklebones.view(state, null), { ...meta(true), timedOut: [A] });
+    expect(timedOut.embeds![0]!.description).toContain(`<@${A}>’s turn ran out. 🏆 <@${B}> wins, 48–24.`);
+    const timedOutDm = present.notification(
+      { type: 'game-over', gameId: 42, kind: 'knucklebones', winners: o.winners, reason: o.reason, forfeited: A, timedOut: [A], scores: o.scores! },
+      { names, boardUrl: null, version: 9, active: false },
+    );
+    expect(timedOutDm.content).toContain(`<@${A}>’s turn ran out`);
   });
 
   it('turn DMs carry the die, the deadline, buttons and a link to the board', () => {
@@ -119,5 +134,18 @@ describe('customIds', () => {
       const p = parseGameId(s, [ids]);
       if (p) expect(ids.make(p.action as 'place', p.gameId, p.version ?? 0, ...(p.args as number[])).length).toBeLessThanOrEqual(100);
     }));
+  });
+});
+
+describe('the grid', () => {
+  it('lines up one- and two-digit column scores under the dice', async () => {
+    const { gridText } = await import('../../../src/games/knucklebones/present.ts');
+    const text = gridText([[6, 6, 6], [4, 1], []], [54, 5, 0]);
+    const lines = text.split('\n').slice(1, -1);
+    expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    // Each column's separator sits at the same place on every line.
+    const bars = (l: string) => [...l].flatMap((ch, i) => (ch === '│' || ch === '┼' ? [i] : []));
+    for (const l of lines) expect(bars(l)).toEqual(bars(lines[0]!));
+    expect(lines.at(-1)).toBe(' 54 │  5 │  0 ');
   });
 });
