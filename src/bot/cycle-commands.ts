@@ -7,7 +7,7 @@ import { mention } from './format.ts';
 import { joinCommand } from './game-commands.ts';
 import { openTableCommand } from './tables.ts';
 import type { GameModule } from './game-module.ts';
-import { displayName, requireGuild } from './interaction-utils.ts';
+import { EPHEMERAL, displayName, requireGuild } from './interaction-utils.ts';
 
 type Named = { id: string; name: string; bot: boolean };
 
@@ -69,7 +69,9 @@ export async function joinOrIntend(
     if (r.repeated.length) lines.push('You already named this table in this Rest Phase; nothing new.');
     for (const m of r.matched) lines.push(`🤝 **Match!** ${m.players.map(mention).join(', ')} all named the same table: your game starts when the Battle Phase begins.`);
     if (!r.matched.length && !r.repeated.length) lines.push(`Waiting for ${table.filter((p) => p !== from.id).map(mention).join(', ')} to name the same table.`);
-    await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: opponents.map((o) => o.id) } });
+    // Nothing new (the table was already named): an answer for the invoker only.
+    const quiet = r.intents.length === 0;
+    await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: quiet ? [] : opponents.map((o) => o.id) }, ...(quiet ? { flags: EPHEMERAL } : {}) });
     return;
   }
   if (named.length) {
@@ -86,5 +88,7 @@ export async function joinOrIntend(
   const all = r.allMatches.map((m) => mention(m.playerA === from.id ? m.playerB : m.playerA));
   lines.push(all.length ? `Your matches so far: ${all.join(', ')}.` : 'No mutual intents yet: a game is made when one of them names you too.');
   const ping = [...new Set([...r.intents.map((i) => i.opponentId)])];
-  await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: ping } });
+  // A statement that changed nothing (everyone named was named already) is answered to the invoker only.
+  const quiet = r.intents.length === 0;
+  await interaction.reply({ content: lines.join('\n').slice(0, 2000), allowedMentions: { users: quiet ? [] : ping }, ...(quiet ? { flags: EPHEMERAL } : {}) });
 }

@@ -24,3 +24,11 @@ export function scoreText(scores: Record<string, number>, winners: readonly stri
   const desc = (a: number, b: number) => b - a;
   return [...win.sort(desc), ...rest.sort(desc)].join('–');
 }
+
+/** At most `max` characters, cut at a word with an ellipsis (select option descriptions, labels). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.–-]+$/, '')}…`;
+}

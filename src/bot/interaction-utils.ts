@@ -1,5 +1,6 @@
 import { MessageFlags, PermissionFlagsBits, type AutocompleteInteraction, type BaseInteraction, type User } from 'discord.js';
 import { UserError } from '../services/errors.ts';
+import { clip } from './format.ts';
 
 export const EPHEMERAL = MessageFlags.Ephemeral;
 
@@ -21,5 +22,5 @@ export function memberAuthority(interaction: BaseInteraction): { manageGuild: bo
 
 /** Autocomplete answers are capped at 25 choices of at most 100 characters. */
 export async function respondChoices(interaction: AutocompleteInteraction, choices: Array<{ name: string; value: number | string }>): Promise<void> {
-  await interaction.respond(choices.slice(0, 25).map((c) => ({ name: c.name.slice(0, 100), value: c.value })));
+  await interaction.respond(choices.slice(0, 25).map((c) => ({ name: clip(c.name, 100), value: c.value })));
 }

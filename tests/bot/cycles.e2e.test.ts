@@ -59,6 +59,10 @@ describe('a whole cycle through the emulator', () => {
     expect(b.response?.message?.content).toMatch(new RegExp(`Match!.*<@${ids.alice}>`));
     const c = await cmd('carol', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'alice' });
     expect(c.response?.message?.content).toMatch(/No mutual intents yet/);
+    // Naming Alice again changes nothing: the answer is Carol's alone, not the channel's.
+    const again1 = await cmd('carol', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'alice' });
+    expect(again1.response?.message?.flags).toBe(EPHEMERAL);
+    expect(again1.response?.message?.content).toMatch(/You already named <@\d+> in this Rest Phase/);
     // Dave: each of Bob and Carol; both name him back: two matches.
     await cmd('dave', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'bob', opponent2: 'carol', mode: 'each' });
     await cmd('bob', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'dave' });

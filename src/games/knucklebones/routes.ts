@@ -1,4 +1,5 @@
 import { ComponentType } from 'discord.js';
+import { clip } from '../../bot/format.ts';
 import type { RouteDef } from '../../bot/game-module.ts';
 import { UserError } from '../../services/errors.ts';
 import { heldItems } from '../../services/inventory.ts';
@@ -65,7 +66,7 @@ const dice: Route = {
         ? ([1, 2, 3] as const)
             .filter((c) => theirs[c - 1]!.length > 0)
             .map((c) => ({ label: `${DIE_INFO.spoiler.name}: their column ${c}`, value: `spoiler-${c}`, description: `Removes their ${Math.max(...theirs[c - 1]!)} from column ${c}`, emoji: { name: DIE_INFO.spoiler.emoji } }))
-        : [{ label: DIE_INFO[d].name, value: d, description: DIE_INFO[d].description.slice(0, 100), emoji: { name: DIE_INFO[d].emoji } }],
+        : [{ label: DIE_INFO[d].name, value: d, description: clip(DIE_INFO[d].description, 100), emoji: { name: DIE_INFO[d].emoji } }],
     );
     if (options.length === 0) throw new UserError('dice/none', 'Your only unused die is the Spoiler Die, and your opponent has no dice to spoil yet.');
     await ctx.reply({

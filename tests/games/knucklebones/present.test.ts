@@ -149,3 +149,19 @@ describe('the grid', () => {
     expect(lines.at(-1)).toBe(' 54 │  5 │  0 ');
   });
 });
+
+describe('menu texts', () => {
+  it('a long description is cut at a word with an ellipsis, never mid-word (the Twin Die’s)', async () => {
+    const { clip } = await import('../../../src/bot/format.ts');
+    const { DIE_INFO } = await import('../../../src/games/knucklebones/engine/dice.ts');
+    const twin = DIE_INFO.twin.description;
+    expect(twin.length).toBeGreaterThan(100);
+    const cut = clip(twin, 100);
+    expect(cut.length).toBeLessThanOrEqual(100);
+    expect(cut.endsWith('…')).toBe(true);
+    const words = twin.split(/\s+/);
+    const kept = cut.slice(0, -1).split(/\s+/);
+    expect(kept.every((w, i) => w === words[i])).toBe(true);
+    expect(clip('short', 100)).toBe('short');
+  });
+});
