@@ -100,9 +100,15 @@ export async function startSeason(ctx: ServiceContext, input: { guildId: string;
     requireModerator(guild, input.member);
     const cycle = await lockActiveCycle(tx, guild.id);
     if (cycle) throw new UserError('cycle/still-running', `${cycleTitle(cycle)} is still running. End it with \`/cycle end\` before starting a new season.`);
+    const running = await tx.season.findFirst({ where: { guildId: guild.id, status: 'active' } });
+    if (running) {
+      throw new UserError('cycle/season-running', `**${running.name}** is still running. End it with \`/cycle season-end\` (it is announced), then start the next season.`);
+    }
+    const name = input.name.trim();
+    const taken = await tx.season.findFirst({ where: { guildId: guild.id, name: { equals: name, mode: 'insensitive' } } });
+    if (taken) throw new UserError('cycle/season-name', `This server already had a season called **${taken.name}**. Choose another name.`);
     const now = ctx.clock.now();
-    await tx.season.updateMany({ where: { guildId: guild.id, status: 'active' }, data: { status: 'ended', endedAt: now } });
-    const season = await tx.season.create({ data: { guildId: guild.id, name: input.name, createdAt: now } });
+    const season = await tx.season.create({ data: { guildId: guild.id, name, createdAt: now } });
     await announce(tx, guild, `📜 **${season.name}** begins. Cycles will be announced here.`, now);
     return season;
   });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { CronExpressionParser } from 'cron-parser';
 import cron from 'node-cron';
-import { configureCycles, endCycle, openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
+import { configureCycles, endCycle, endSeason, openPhase, postLeaderboard, startCycle, startSeason } from '../../src/services/cycles.ts';
 import { lastFireBefore, PhaseSchedule } from '../../src/scheduler/phases.ts';
 import { UserError } from '../../src/services/errors.ts';
-import { playMove, resign } from '../../src/services/games.ts';
+import { inTransaction, playMove, resign, startGame } from '../../src/services/games.ts';
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
 import { leaderboardText, standings } from '../../src/services/leaderboard.ts';
@@ -78,6 +78,33 @@ describe('seasons, cycles and phases', () => {
     await startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 16', defaults: { announcementChannelId: ANNOUNCE } });
     await expectCode(startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 17' }), 'cycle/still-running');
     await expectCode(openPhase(ctx, { guildId: GUILD, kind: 'battle', member: nobody }), 'cycle/not-moderator');
+  });
+
+  it('a season is started once at a time, under a name not used before, and its end is announced', async () => {
+    const ctx = testContext(db);
+    await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 4' });
+    await startCycle(ctx, { guildId: GUILD, member: mod, name: 'Cycle 1', defaults: { announcementChannelId: ANNOUNCE } });
+    await endCycle(ctx, { guildId: GUILD, member: mod });
+    // Another season while Season 4 runs: refused, nothing changes.
+    await expectCode(startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 5' }), 'cycle/season-running');
+    expect(await db.prisma.season.count()).toBe(1);
+    await endSeason(ctx, { guildId: GUILD, member: mod });
+    expect((await announcements()).map((r) => (r.payload as { content: string }).content).at(-1)).toMatch(/Season 4\*\* has ended/);
+    // The same name again (in any case) is refused; a new one starts.
+    await expectCode(startSeason(ctx, { guildId: GUILD, member: mod, name: 'season 4' }), 'cycle/season-name');
+    await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 5' });
+    expect(await db.prisma.season.count({ where: { status: 'active' } })).toBe(1);
+  });
+
+  it('/cycle leaderboard posts a leaderboard for every game played in the cycle', async () => {
+    const ctx = testContext(db);
+    const { cycle } = await cycleInRest(ctx);
+    for (const kind of ['knucklebones', 'tellstones']) {
+      await inTransaction(ctx, (tx) => startGame(tx, ctx, { guildId: GUILD, channelId: COMMENCE, kind, players: [alice, bob], cycleId: cycle.id }));
+    }
+    await postLeaderboard(ctx, { guildId: GUILD, member: mod, cycleId: cycle.id });
+    const posted = await db.prisma.outbox.findMany({ where: { kind: 'leaderboard' } });
+    expect(posted.map((r) => (r.payload as { kind: string }).kind).sort()).toEqual(['knucklebones', 'tellstones']);
   });
 
   it('a phase change is idempotent: asking for the open phase changes nothing', async () => {
