@@ -52,14 +52,27 @@ if (env.DISCORD_TOKEN) {
   console.log(banner.join('\n'));
 }
 
+/**
+ * SIGTERM or SIGINT: stop cleanly (interactions in flight finish, the scheduler and the outbox stop
+ * claiming work, then the gateway, the emulator and the database close). A second signal, or a stop
+ * that takes more than 25 s, exits at once: nothing is lost, leases and jobs are picked up again.
+ */
 let stopping = false;
 async function shutdown(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    log.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
   stopping = true;
   log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    log.error('shutdown took too long: exiting');
+    process.exit(1);
+  }, 25_000).unref();
   await bot.stop().catch((err) => log.error({ err }, 'bot stop failed'));
   await closeEmulator?.().catch(() => {});
   await db.close().catch(() => {});
+  log.info('stopped');
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

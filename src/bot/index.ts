@@ -54,7 +54,8 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
   const scheduler = new Scheduler(ctx, tickOpts);
   const phaseSchedule = new PhaseSchedule(ctx);
   const route = createRouter(opts.commands, { ctx, games: opts.games, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
-  client.on(Events.InteractionCreate, (interaction) => void route(interaction));
+  const onInteraction = (interaction: Parameters<typeof route>[0]) => void route(interaction);
+  client.on(Events.InteractionCreate, onInteraction);
   client.on(Events.Error, (err) => ctx.log.error({ err }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shard) => ctx.log.warn({ code: event.code, shard }, 'gateway disconnected'));
   client.on(Events.ShardResume, (shard, replayed) => ctx.log.info({ shard, replayed }, 'gateway resumed'));
@@ -88,7 +89,14 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
         if (fired === 0 && sent === 0) return;
       }
     },
+    /**
+     * A clean stop: no new interaction is taken, those in flight finish (their transactions commit
+     * or roll back), the scheduler and the outbox stop claiming work once their current job and
+     * batch are done, then the gateway and REST client close.
+     */
     async stop() {
+      client.off(Events.InteractionCreate, onInteraction);
+      await route.idle();
       await phaseSchedule.stop();
       await scheduler.stop();
       await d.stop();

@@ -12,7 +12,19 @@ import { EPHEMERAL } from './interaction-utils.ts';
  * the user gets a short apology quoting it.
  */
 export function createRouter(commands: Record<string, CommandModule<never>>, deps: BotDeps) {
-  return async function route(interaction: Interaction): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  const route = (interaction: Interaction): Promise<void> => {
+    const p = handle(interaction).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    return p;
+  };
+  /** Resolves once every interaction being handled now is done (their transactions committed or rolled back). */
+  const idle = async () => {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+  };
+  return Object.assign(route, { idle });
+
+  async function handle(interaction: Interaction): Promise<void> {
     const started = process.hrtime.bigint();
     let ok = true;
     try {
@@ -44,7 +56,7 @@ export function createRouter(commands: Record<string, CommandModule<never>>, dep
       deps.onHandled?.({ type, ms, replyMs, ok });
       deps.ctx.log.debug({ interaction: interaction.id, type, ms, replyMs, ok }, 'interaction handled');
     }
-  };
+  }
 }
 
 async function reportError(interaction: Interaction, err: unknown, deps: BotDeps): Promise<void> {

@@ -39,6 +39,8 @@ export class Dispatcher {
   private task: ScheduledTask | null = null;
   private draining: Promise<number> | null = null;
   private again = false;
+  /** Set by stop(): no new lease is taken; the batch in flight finishes. */
+  private stopped = false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -57,7 +59,9 @@ export class Dispatcher {
     );
   }
 
+  /** Stops leasing rows: the ticks end, a batch being delivered finishes, and no new batch is claimed. */
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.task?.stop();
     await this.task?.destroy();
     this.task = null;
@@ -70,6 +74,7 @@ export class Dispatcher {
   }
 
   drain(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
     if (this.draining) {
       this.again = true;
       return this.draining;
@@ -79,11 +84,12 @@ export class Dispatcher {
       do {
         this.again = false;
         for (;;) {
+          if (this.stopped) break;
           const n = await this.drainBatch();
           total += n;
           if (n === 0) break;
         }
-      } while (this.again);
+      } while (this.again && !this.stopped);
       return total;
     })().finally(() => {
       this.draining = null;

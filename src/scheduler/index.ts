@@ -34,6 +34,8 @@ const MAX_ATTEMPTS = 5;
 export class Scheduler {
   private task: ScheduledTask | null = null;
   private running: Promise<number> | null = null;
+  /** Set by stop(): no new job is claimed; the one being handled commits or rolls back first. */
+  private stopped = false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -58,6 +60,7 @@ export class Scheduler {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.task?.stop();
     await this.task?.destroy();
     this.task = null;
@@ -66,6 +69,7 @@ export class Scheduler {
 
   /** Runs every due job; returns how many were handled. Concurrent calls share one sweep. */
   sweep(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
     if (!this.running) {
       this.running = this.sweepOnce().finally(() => {
         this.running = null;
@@ -77,7 +81,7 @@ export class Scheduler {
   private async sweepOnce(): Promise<number> {
     const limit = this.opts.batch ?? 500;
     let handled = 0;
-    while (handled < limit) {
+    while (handled < limit && !this.stopped) {
       const ran = await this.runOne();
       if (!ran) break;
       handled += 1;

@@ -54,6 +54,23 @@ describe('outbox dispatcher', () => {
     expect(rows.every((r) => r.status === 'sent' && r.result === `msg-${r.id}` && r.sentAt)).toBe(true);
   });
 
+  it('a stopped dispatcher finishes the batch it is delivering and leases nothing more', async () => {
+    const ctx = testContext(db);
+    await put(ctx, 5);
+    const rec = new Recorder();
+    const d = new Dispatcher(ctx, rec, { batch: 2 });
+    const draining = d.drain();
+    await d.stop();
+    await draining;
+    // The batch in flight was delivered; nothing else was leased, and kicks after the stop do nothing.
+    d.kick();
+    expect(await d.drain()).toBe(0);
+    const rows = await db.prisma.outbox.findMany({ orderBy: { id: 'asc' } });
+    expect(rows.filter((r) => r.status === 'sent').length).toBe(rec.delivered.length);
+    expect(rec.delivered.length).toBeLessThan(5);
+    expect(rows.filter((r) => r.status === 'pending' && r.leaseUntil === null).length).toBe(5 - rec.delivered.length);
+  });
+
   it('retries a retriable failure after a backoff, and gives up on a final one with the error recorded', async () => {
     const ctx = testContext(db);
     await put(ctx, 2);
