@@ -4,6 +4,7 @@ import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { leaderboardText, standings } from '../services/leaderboard.ts';
 import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
+import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import type { GameModules, MessagePayload } from './game-module.ts';
@@ -34,6 +35,11 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
   };
 }
 
+/** Of a message's rows, those made only of link buttons (a DM without its game buttons keeps its link to the board). */
+function linkRows(rows: MessagePayload['components']): NonNullable<MessagePayload['components']> {
+  return (rows ?? []).filter((r) => r.components.every((c) => c.type === ComponentType.Button && c.style === ButtonStyle.Link));
+}
+
 /** The nonce Discord uses to drop a duplicate create (max 25 chars). */
 const nonceFor = (row: Outbox, suffix = '') => `sh${row.id}${suffix}`.slice(0, 25);
 
@@ -56,6 +62,8 @@ export class DiscordDeliverer implements Deliverer {
           return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
         case 'board':
           return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+        case 'dm-edit':
+          return await this.dmEdit(outboxPayloadSchemas['dm-edit'].parse(row.payload));
         case 'channel-message':
           return await this.channelMessage(row, outboxPayloadSchemas['channel-message'].parse(row.payload));
         case 'text-dm':
@@ -123,6 +131,47 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   /**
+   * Edits the player's newest DM of the game in place: a refresh re-renders their running turn from
+   * the game as it is now; a retire keeps the text and the link to the board and drops the game
+   * buttons. Cosmetic (a click on an old button is refused anyway), so a DM that is gone is skipped.
+   */
+  private async dmEdit(p: OutboxPayload<'dm-edit'>): Promise<string> {
+    const seat = await this.ctx.db.seat.findFirst({ where: { gameId: p.gameId, playerId: p.userId } });
+    if (!seat?.dmMessageId) return 'no-dm';
+    if (p.mode === 'retire' && seat.turnVersion !== null && seat.turnVersion > p.version) return 'newer-turn';
+    const channelId = await this.dmChannel(p.userId);
+    let body: MessagePayload;
+    if (p.mode === 'refresh') {
+      if (!seat.deadlineAt) return 'no-turn';
+      const snap = await getGame(this.ctx, p.gameId, null);
+      const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
+      body = this.games.require(snap.game.kind).present.notification(
+        {
+          type: 'turn',
+          gameId: snap.game.id,
+          kind: snap.game.kind,
+          view: snap.view(p.userId),
+          deadlineAt: seat.deadlineAt.toISOString(),
+          opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
+        },
+        { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
+      );
+    } else {
+      // No read of the old message: its text stays, its rows become the link back to the board.
+      const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { guildId: true, channelId: true, boardMessageId: true } });
+      const url = game ? boardUrl(game) : null;
+      body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
+    }
+    try {
+      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), withFiles(body));
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
+      throw err;
+    }
+    return `${p.mode}:${seat.dmMessageId}`;
+  }
+
+  /**
    * Only the newest turn, reminder or game-over DM of a game offers moves: the previous one keeps
    * its text and its link to the board but loses its game buttons. Cosmetic, so a failure is
    * logged and the delivery still counts (a click on an old button is refused anyway).
@@ -133,8 +182,7 @@ export class DiscordDeliverer implements Deliverer {
       if (!seat || seat.dmMessageId === newId) return;
       await this.ctx.db.seat.updateMany({ where: { gameId, playerId: userId }, data: { dmMessageId: newId } });
       if (!seat.dmMessageId) return;
-      const links = (payload.components ?? []).filter((r) => r.components.every((c) => c.type === ComponentType.Button && c.style === ButtonStyle.Link));
-      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), { body: { components: links } });
+      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), { body: { components: linkRows(payload.components) } });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return;
       this.ctx.log.warn({ err, gameId, userId }, 'could not remove the buttons of an older DM');

@@ -78,6 +78,7 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       many: Array.isArray(move),
       expectedVersion: version,
       kind: module.kind,
+      fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
       ...(opts.notify ? { notify: opts.notify } : {}),
     });
   const ctx: RouteContext = {

@@ -133,7 +133,12 @@ export async function commitChange(
   prev: unknown,
   next: unknown,
   steps: Step[],
-  opts: { actor?: PlayerId | null; extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void } = {},
+  opts: {
+    actor?: PlayerId | null;
+    /** The actor moved from their turn DM itself (its buttons are gone with the click's answer): no retire edit needed. */
+    fromDm?: boolean;
+    extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void;
+  } = {},
 ): Promise<Committed> {
   const { engine } = def;
   const now = ctx.clock.now();
@@ -163,7 +168,7 @@ export async function commitChange(
 
   const w = noWrites();
   const committed: GameRow = { ...game, version };
-  let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w);
+  let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
   notifyNewlyOut(ctx, committed, def, prev, final, auto.steps, outcome, w);
   if (outcome) seats = finish(committed, def, outcome, w);
   queue(w, 'board', { gameId: game.id });
@@ -199,6 +204,7 @@ function timerChanges(
   timing: GuildTiming,
   now: Date,
   w: Writes,
+  fromDm = false,
 ): Seat[] {
   const { engine } = def;
   const before = (prev === null ? [] : engine.timers(prev)) as TimerSpec<unknown>[];
@@ -234,10 +240,13 @@ function timerChanges(
       queue(w, 'dm', turnDm(game, def, next, p, startedAt));
     } else if (!turn && (seat.deadlineAt !== null || seat.turnVersion !== null)) {
       seat = { ...seat, turnVersion: null, turnStartedAt: null, deadlineAt: null };
+      // Their turn ended: the turn DM's move buttons go at once (unless the move was made from
+      // that DM, whose buttons the click's own answer removed).
+      if (!(fromDm && p === actor)) queue(w, 'dm-edit', { gameId: game.id, userId: p, mode: 'retire', version: game.version });
     } else if (turn && p === actor && seat.deadlineAt) {
       // Their own turn goes on after their move (a die item, a step of a longer turn): same
-      // deadline, and a turn DM that shows what to do next.
-      queue(w, 'dm', turnDm(game, def, next, p, seat.deadlineAt));
+      // deadline, and the turn DM is edited in place to show what to do next (one DM per turn).
+      queue(w, 'dm-edit', { gameId: game.id, userId: p, mode: 'refresh', version: game.version });
     }
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;

@@ -185,6 +185,8 @@ export async function playMove(
      * Tellstones partner handed a peek): each gets an `update` DM rendered from their own view.
      */
     notify?: string[];
+    /** The move was made by clicking the player's own turn DM. */
+    fromDm?: boolean;
   },
 ): Promise<MoveResult> {
   return inTransaction(ctx, async (tx) => {
@@ -196,6 +198,7 @@ export async function playMove(
     const { state: next, steps } = await applyMoves(tx, def, game, prev, input.userId, moves);
     const committed = await commitChange(tx, ctx, game, def, prev, next, steps, {
       actor: input.userId,
+      fromDm: input.fromDm === true,
       extra: (w, final) => {
         for (const userId of new Set(input.notify ?? [])) {
           if (!game.seats.some((s) => s.playerId === userId)) continue;

@@ -47,6 +47,13 @@ export type Notification = z.infer<typeof notificationSchema>;
 export const outboxPayloadSchemas = {
   dm: z.object({ userId: z.string(), fallbackChannelId: z.string(), notification: notificationSchema }),
   board: z.object({ gameId: z.number().int() }),
+  /**
+   * The player's newest DM of a game, edited in place: `refresh` re-renders their running turn
+   * (they moved and their turn goes on: a die item, a step of a longer turn), `retire` removes its
+   * game buttons (their turn ended, wherever they moved). `version`: the game version at which this
+   * was written; a retire is skipped when a newer turn of theirs has begun.
+   */
+  'dm-edit': z.object({ gameId: z.number().int(), userId: z.string(), mode: z.enum(['refresh', 'retire']), version: z.number().int() }),
   'channel-message': z.object({
     channelId: z.string(),
     content: z.string().max(2000),

@@ -333,7 +333,7 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     expect(leaderboardText(cycle, 'knucklebones', rows.map((r) => ({ ...r, points: null })))).not.toMatch(/\d pts/);
   });
 
-  it('using a die item does not restart the turn clock: same deadline, same jobs, a fresh turn DM', async () => {
+  it('using a die item does not restart the turn clock: same deadline, same jobs, the turn DM edited in place', async () => {
     const ctx = testContext(db);
     const gameId = await battleGame(ctx);
     const mover = ((await rawGame(gameId)).state as KnucklebonesState).turn!;
@@ -352,9 +352,10 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     expect(during.deadlineAt).toEqual(before.seat.deadlineAt);
     expect(during.turnVersion).toBe(before.seat.turnVersion);
     expect((await pendingJobs()).map((j) => j.id)).toEqual(before.jobs.map((j) => j.id));
-    const dms = await turnDms();
-    expect(dms).toHaveLength(before.dms + 2);
-    expect(dms.slice(-2).map((d) => d.notification.deadlineAt)).toEqual([before.seat.deadlineAt!.toISOString(), before.seat.deadlineAt!.toISOString()]);
+    // One DM per turn: no new turn DM; the running one is refreshed in place, twice.
+    expect(await turnDms()).toHaveLength(before.dms);
+    const edits = (await db.prisma.outbox.findMany({ where: { kind: 'dm-edit' }, orderBy: { id: 'asc' } })).map((r) => r.payload as { userId: string; mode: string });
+    expect(edits.filter((e) => e.userId === mover)).toEqual([expect.objectContaining({ mode: 'refresh' }), expect.objectContaining({ mode: 'refresh' })]);
     // Placing ends the turn: the mover's jobs go, the opponent's turn gets a deadline of its own.
     await playMove(ctx, { gameId, userId: mover, guildId: GUILD, move: { type: 'place', column: 1 } });
     expect((await seatOf()).deadlineAt).toBeNull();

@@ -83,6 +83,16 @@ function turnLine(view: KnucklebonesView): string {
 }
 
 /** The result in words, the same on the board and in the DMs: the winner's score first. */
+/** The running turn in words, for the turn DM (its buttons say the same). */
+function turnState(view: KnucklebonesView): { what: string; todo: string } {
+  const d = view.dice;
+  const roll = view.roll ?? 0;
+  if (d?.choices) return { what: `you used the ${DIE_INFO.loaded.name} and rolled ${die(d.choices[0])} and ${die(d.choices[1])}: keep one.`, todo: 'Keep one, then place it,' };
+  if (d?.twinFrom) return { what: `you placed a ${die(roll)}; the ${DIE_INFO.twin.name} places its twin in another column.`, todo: 'Place the twin' };
+  if (d?.turnDie) return { what: `with the ${DIE_INFO[d.turnDie].name} your die shows ${die(roll)}.`, todo: 'Place it' };
+  return { what: `you rolled ${die(roll)}.`, todo: 'Place it' };
+}
+
 function resultText(o: { winners: string[]; reason: string; forfeited?: string }, scores: Record<string, number>, timedOut = false): string {
   const score = scoreText(scores, o.winners);
   if (o.reason === 'forfeit' && o.forfeited) {
@@ -105,7 +115,7 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
   if (view.turn && view.roll !== null) {
     const deadline = meta.deadlines[view.turn];
     lines.push(turnLine(view));
-    if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then the turn is forfeited.`);
+    if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}); a player who has not moved by then loses the game.`);
   } else if (view.outcome) {
     lines.push(resultLine(view, meta.timedOut));
   }
@@ -151,12 +161,10 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   if (n.type === 'turn' || n.type === 'reminder') {
     const view = n.view as KnucklebonesView;
     const opp = view.players.find((p) => p !== view.turn) ?? '';
-    const roll = view.roll ?? 0;
-    const head =
-      n.type === 'turn'
-        ? `🎲 Your turn in ${title} against ${plain(meta.names[opp] ?? 'your opponent')}: you rolled ${die(roll)}.`
-        : `⏰ Reminder: your turn in ${title} ends ${ts(n.deadlineAt, 'R')}. You rolled ${die(roll)}.`;
-    const content = `${head}\nPlace it before ${ts(n.deadlineAt, 'f')} (${ts(n.deadlineAt, 'R')}), or you forfeit the game.${
+    const opening = n.type === 'turn' ? `🎲 Your turn in ${title} against ${plain(meta.names[opp] ?? 'your opponent')}` : `⏰ Reminder: your turn in ${title} ends ${ts(n.deadlineAt, 'R')}`;
+    // What the turn is at now: the same words as the buttons below (a die item may be in play).
+    const { what, todo } = turnState(view);
+    const content = `${opening}: ${what}\n${todo} before ${ts(n.deadlineAt, 'f')} (${ts(n.deadlineAt, 'R')}), or you lose the game.${
       meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''
     }`;
     const buttonMeta = { gameId: n.gameId, version: meta.version, cycle: meta.cycle };

@@ -81,7 +81,7 @@ const die: Route = {
     const pick = ctx.values[0] ? parsePick(ctx.values[0]) : null;
     if (!pick) throw new UserError('input/unknown-component', 'Pick one of the dice in the menu.');
     const result = await ctx.play({ type: 'use-die', die: pick.die, ...(pick.column ? { column: pick.column } : {}) });
-    const where = ctx.interaction.inGuild() ? 'on the board' : 'in the turn message below';
+    const where = ctx.interaction.inGuild() ? 'on the board' : 'in your turn message';
     const after = result.after.view(ctx.userId) as KnucklebonesView;
     const note = `${DIE_INFO[pick.die].emoji} ${DIE_INFO[pick.die].name} used: ${EFFECT[pick.die](after, where)}`;
     await ctx.answer(result, note);

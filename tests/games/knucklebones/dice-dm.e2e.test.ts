@@ -62,6 +62,11 @@ async function unchanged(gameId: number, fn: () => Promise<void>) {
   expect(await h.db.prisma.move.count({ where: { gameId } })).toBe(moves);
 }
 
+/** How many lasting DMs the bot sent the player (ephemeral answers to their clicks left out). */
+async function botDms(user: string): Promise<number> {
+  return (await h.api.dms(user)).messages.filter((m) => ((m.flags ?? 0) & EPHEMERAL) === 0).length;
+}
+
 /** The player places from their latest turn DM, which offers columns (and, with no die used this turn, "Use a die…"). */
 async function placeFromDm(user: string, column: number, gameId: number) {
   const dm = await turnDm(user);
@@ -119,7 +124,7 @@ describe('dice items from the turn DM', () => {
     expect(menuOf(menu.response!.message!).options.map((o) => o.value)).toEqual(['loaded']);
     const used = await h.api.select(mover, menu.response!.message!.id, menuOf(menu.response!.message!).custom_id, ['loaded']);
     expect(used.response?.type).toBe(7);
-    expect(used.response?.message?.content).toMatch(/Loaded Die used: you rolled \d and \d: keep one with the buttons in the turn message below/);
+    expect(used.response?.message?.content).toMatch(/Loaded Die used: you rolled \d and \d: keep one with the buttons in your turn message/);
     await h.settle();
     ({ state } = await gameState(gameId));
     const choices = state.dice!.turn!.choices!;
@@ -130,12 +135,16 @@ describe('dice items from the turn DM', () => {
     expect((await gameState(gameId)).game.boardVersion).toBe((await gameState(gameId)).game.version);
     expect(text(b)).toMatch(/used the Loaded Die and rolled/);
     expect(labels(b)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Forfeit…']);
-    // A new turn DM carries the same two buttons, and no "Use a die…"; the first DM loses its
-    // buttons, and its old "Use a die…" (from a client that still shows it) is stale.
+    // One DM per turn: the turn DM itself is edited in place and says what is going on, with the
+    // same two buttons and no "Use a die…"; its old "Use a die…" (from a client that still shows
+    // it) is stale.
     const firstDm = dm;
+    const dmCount = await botDms(mover);
     dm = await turnDm(mover);
+    expect(dm.id).toBe(firstDm.id);
+    expect(dm.content).toMatch(new RegExp(`you used the Loaded Die and rolled .*${choices[0]}.* and .*${choices[1]}.*: keep one`));
+    expect(dm.content).not.toMatch(/you rolled/);
     expect(labels(dm)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Open the board']);
-    expect(labels((await h.api.dms(mover)).messages.find((m) => m.id === firstDm.id)!)).toEqual(['Open the board']);
     const keepId = button(dm, (x) => x.label === `Keep ${choices[1]}`).custom_id!;
     await unchanged(gameId, () => refused(forged(other, { custom_id: keepId, component_type: 2 }), /not your turn/));
     const staleUse = () => h.api.rawInteraction({ user: mover, channel: 'dm', type: 3, data: { custom_id: useId, component_type: 2 }, message: firstDm.id });
@@ -145,6 +154,7 @@ describe('dice items from the turn DM', () => {
     expect(kept.response?.type).toBe(7);
     expect(kept.response?.message?.content).toContain(`✅ Kept ${choices[1]}.`);
     await h.settle();
+    expect(await botDms(mover)).toBe(dmCount);
     ({ state } = await gameState(gameId));
     expect(state.roll).toBe(choices[1]);
     dm = await turnDm(mover);
@@ -164,13 +174,18 @@ describe('dice items from the turn DM', () => {
     expect((await h.api.click(other, b.id, button(b, (x) => x.label === 'Column 2').custom_id!)).response?.type).toBe(7);
     await h.settle();
 
+    // The opponent moved on the board, not from their turn DM: that DM lost its move buttons at once
+    // (only the link back to the board is left), so it offers nothing stale.
+    expect(labels((await h.api.dms(other)).messages.find((m) => m.id === unclicked.id)!)).toEqual(['Open the board']);
+    // A client that still shows the old "Use a die…" sends it: refused.
+    const staleClick = () => h.api.rawInteraction({ user: other, channel: 'dm', type: 3, data: { custom_id: button(unclicked, (x) => x.label === USE).custom_id!, component_type: 2 }, message: unclicked.id });
+    await unchanged(gameId, () => refused(staleClick(), /not your turn/));
+
     // The mover's turn again; they wait for the 12-hour reminder and use the Spoiler Die from it.
-    // The waiting player's turn DM still shows its "Use a die…": refused.
     await h.api.advanceClock(12 * HOUR + 1000);
     dm = await turnDm(mover);
     expect(dm.content).toMatch(/Reminder: your turn/);
     expect(labels(dm)).toEqual(['Column 1', 'Column 2', 'Column 3', USE, 'Open the board']);
-    await unchanged(gameId, () => refused(h.api.click(other, unclicked.id, button(unclicked, (x) => x.label === USE).custom_id!), /not your turn/));
 
     ({ state } = await gameState(gameId));
     const column2 = state.grids[otherId]![1]!;
@@ -181,7 +196,7 @@ describe('dice items from the turn DM', () => {
     // The Loaded Die was used in this game: only the Spoiler Die is offered, on the one column with dice.
     expect(menuOf(spoilMenu.response!.message!).options).toMatchObject([{ value: 'spoiler-2', description: `Removes their ${highest} from column 2` }]);
     const spoiled = await h.api.select(mover, spoilMenu.response!.message!.id, menuOf(spoilMenu.response!.message!).custom_id, ['spoiler-2']);
-    expect(spoiled.response?.message?.content).toMatch(/Spoiler Die used: your opponent’s highest die there is gone\. Now place your die in the turn message below/);
+    expect(spoiled.response?.message?.content).toMatch(/Spoiler Die used: your opponent’s highest die there is gone\. Now place your die in your turn message/);
     await h.settle();
     ({ state } = await gameState(gameId));
     const rest = [...column2];

@@ -268,10 +268,11 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const channel = (await h.api.messages('knucklebones', 'carol')).messages.slice(before);
     const mentions = channel.filter((m) => m.content.startsWith(`<@${ids[idle as 'alice']}>`));
     expect(mentions.filter((m) => /Reminder/.test(m.content))).toHaveLength(3);
-    expect(mentions.some((m) => /forfeited/.test(m.content))).toBe(true);
+    // A turn that ran out is said so (not called a resignation).
+    expect(mentions.some((m) => /turn ran out/.test(m.content))).toBe(true);
     const otherDms = await h.api.dms(other);
-    expect(otherDms.messages.at(-1)!.content).toMatch(new RegExp(`<@${ids[idle as 'alice']}> forfeited`));
-    expect(text(await boardMessage(gameId))).toMatch(/forfeited/);
+    expect(otherDms.messages.at(-1)!.content).toMatch(new RegExp(`<@${ids[idle as 'alice']}>’s turn ran out`));
+    expect(text(await boardMessage(gameId))).toMatch(/turn ran out/);
     const delivered = await h.db.prisma.outbox.findMany({ where: { status: { not: 'sent' } } });
     expect(delivered).toEqual([]);
     await h.api.setDmsOpen(idle, true);

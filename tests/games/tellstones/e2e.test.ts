@@ -307,7 +307,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     const seats = await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } });
     expect(seats.map((s) => s.result)).toEqual([0, 1, 2, 3].map((i) => (i % 2 === winSide ? 'win' : 'loss')));
     const final = text(await board(gameId));
-    expect(final).toMatch(new RegExp(`Team ${winSide === 0 ? 'A' : 'B'} \\(.*\\) win with 3–`));
+    expect(final).toMatch(new RegExp(`Team ${winSide === 0 ? 'A' : 'B'} \\(.*\\) win, 3–`));
     expect(final).toMatch(/Points:\*\* Team A \(Alice & Carol\): \*\*\d\*\* · Team B \(Bob & Dave\): \*\*\d\*\*/);
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
