@@ -94,6 +94,14 @@ const act: Route = {
               return options.length ? select(ctx.id('peek', 1, line), `${label}or hand the peek to your partner (up to ${limit})`, options, 1, limit) : null;
             }),
           );
+          if (limit === 3) {
+            rows.push(
+              ...perLine(v, (line, label) => {
+                const options = stoneOptions(v, false, line);
+                return options.length >= 2 ? select(ctx.id('splitpick', line), `${label}or split 2-3 stones between you and your partner`, options, 2, 3) : null;
+              }),
+            );
+          }
         }
         await ctx.reply({
           content: `👀 **Peek** at ${limit === 3 ? 'up to 3 face-down stones of one line' : '1 face-down stone'}. Only ${v.partner ? 'the one who looks' : 'you'} will see ${limit === 3 ? 'them' : 'it'}.`,
@@ -179,6 +187,40 @@ const peek: Route = {
   },
 };
 
+/** A split peek, step 1: the stones are picked; now which of them the partner sees. */
+const splitpick: Route = {
+  async handle(ctx, [line]) {
+    const picked = ctx.values.map((v) => stone(v, line as number)).map((x) => x.position).sort((a, b) => a - b);
+    if (!ctx.view.partner || picked.length < 2) throw new UserError('tellstones/no-partner', 'Split a peek of two or three stones with your partner (King’s Circle).');
+    const l = line as 0 | 1;
+    const options = picked.map((position) => ({ label: where(ctx.view, l, position).replace(/^./, (c) => c.toUpperCase()), value: `${l}:${position}`, emoji: { name: '⬛' } }));
+    await ctx.update({
+      content: `👀 Which of these does ${mention(ctx.view.partner)} see? You see the others; each of you only your own.`,
+      components: [select(ctx.id('split', l, picked.join('.')), 'Your partner sees…', options, 1, picked.length - 1)],
+      allowed_mentions: { parse: [] },
+    });
+  },
+};
+
+/** A split peek, step 2: the partner's share chosen; the peek is made. */
+const split: Route = {
+  async handle(ctx, [line, positions]) {
+    const all = String(positions).split('.').map(Number);
+    const l = line as 0 | 1;
+    const theirs = ctx.values.map((v) => stone(v, l).position).filter((p) => all.includes(p));
+    const mine = all.filter((p) => !theirs.includes(p));
+    const partner = ctx.view.partner;
+    if (!partner || theirs.length === 0 || mine.length === 0) throw new UserError('input/bad-choice', 'Give your partner some of the stones and keep the rest: open Peek again from the board.');
+    const r = await ctx.play({ type: 'peek', positions: mine, forPartner: theirs, shareWith: partner, ...lineOf(ctx.view, l) }, { notify: [partner] });
+    const after = r.after.view(ctx.userId) as TellstonesView;
+    const seen = after.known.filter((k) => k.line === l && mine.includes(k.position));
+    await done(
+      ctx,
+      `👀 Only you can see this:\n${seen.map((k) => `• ${where(after, k.line, k.position)}: **${symbolText(k.symbol)}**`).join('\n')}\n${mention(partner)} saw ${theirs.map((p) => where(after, l, p)).join(', ')} (only they did). Forgot it later? Click **What do I know?** on the board.`,
+    );
+  },
+};
+
 const chal: Route = {
   async handle(ctx) {
     const s = stone(ctx.values[0]);
@@ -234,7 +276,7 @@ const know: Route = {
   },
 };
 
-export const routes = { act, boast, know, pl, place, hide, swap, peek, chal, ans, boa, prvp, prv };
+export const routes = { act, boast, know, pl, place, hide, swap, peek, splitpick, split, chal, ans, boa, prvp, prv };
 
 /** The seat after `player` clockwise (who answers their challenge). */
 function nextOf(v: TellstonesView, player: string): string {

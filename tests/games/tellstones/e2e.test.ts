@@ -248,6 +248,8 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(late instanceof Error || late.response?.message?.flags === EPHEMERAL).toBe(true); // the Join button is gone
 
     let step = 0;
+    let counterChecked = false;
+    let splitChecked = false;
     let partnerPeekChecked = false;
     for (let guard = 0; guard < 60; guard++) {
       ({ state, game } = await load(gameId));
@@ -262,6 +264,22 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
         continue;
       }
       if (p?.kind === 'boast') {
+        if (!p.countered && !counterChecked) {
+          // A counter-boast is answered by the opponent to the counter-boaster's left, not by the
+          // original boaster (RULINGS, King's Circle).
+          const r = await clickBoard(gameId, alias(p.answerer), `ts:boa:${gameId}:${game.version}:counter`);
+          expect(r.response?.type).toBe(7);
+          await h.settle();
+          const after = (await load(gameId)).state.pending!;
+          expect(after).toMatchObject({ kind: 'boast', countered: true, boaster: p.answerer });
+          const left = state.seats[(state.seats.indexOf(p.answerer) + 1) % 4]!;
+          expect((after as { answerer: string }).answerer).toBe(left);
+          expect(left).not.toBe(p.boaster);
+          const wrong = await clickBoard(gameId, alias(p.boaster), `ts:boa:${gameId}`);
+          expect(wrong.response?.message?.content).toMatch(/not your turn/);
+          counterChecked = true;
+          continue;
+        }
         const r = await clickBoard(gameId, alias(p.answerer), `ts:boa:${gameId}:${game.version}:believe`);
         expect(r.response?.type).toBe(7);
         await h.settle();
@@ -269,9 +287,9 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
       }
       const mover = alias(state.turn!);
       const down = faceDown(state);
-      if (step === 0) await place(gameId, mover);
-      else if (step === 1 || down.length === 0) await hide(gameId, mover, faceUp(state)[0]!);
-      else if (step === 2) {
+      if (step <= 1) await place(gameId, mover);
+      else if (step <= 4 || down.length === 0) await hide(gameId, mover, faceUp(state)[0]!);
+      else if (step === 5) {
         // Hand the peek to the partner: the mover never sees it, the partner keeps it.
         const partnerId = state.seats[(state.seats.indexOf(state.turn!) + 2) % 4]!;
         const partner = alias(partnerId);
@@ -290,8 +308,27 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
           expect(k.response?.message?.content).not.toContain(SYMBOL_NAME[symbol]);
         }
         partnerPeekChecked = true;
-      } else if (step === 3) await challengeStone(gameId, mover, down[0]!);
-      else {
+      } else if (step === 6) await challengeStone(gameId, mover, down[0]!);
+      else if (!splitChecked && down.length >= 2 && (await load(gameId)).state.recentTurns.some((t) => t.gained.length > 0 && !t.gained.includes(state.seats.indexOf(state.turn!) % 2))) {
+        // A peek of three, split: the mover keeps one stone, the partner sees the other (RULINGS).
+        const partnerId = state.seats[(state.seats.indexOf(state.turn!) + 2) % 4]!;
+        const [mine, theirs] = [down[0]!, down[1]!];
+        const { picked } = await menu(gameId, mover, 'peek', [pos(0, mine), pos(0, theirs)], 2);
+        expect(picked.response?.message?.content).toMatch(/Which of these does <@\d+> see/);
+        const share = await h.api.select(mover, picked.response!.message!.id, selects(picked.response!.message!)[0]!.custom_id, [pos(0, theirs)]);
+        const mineSymbol = SYMBOL_NAME[state.lines[0]![mine]!.symbol as TellstonesSymbol];
+        const theirSymbol = SYMBOL_NAME[state.lines[0]![theirs]!.symbol as TellstonesSymbol];
+        expect(share.response?.message?.content).toContain(mineSymbol);
+        expect(share.response?.message?.content).not.toContain(theirSymbol);
+        await h.settle();
+        const know = (user: string) => clickBoard(gameId, user, `ts:know:${gameId}`).then((k) => k.response?.message?.content ?? '');
+        expect(await know(alias(partnerId))).toContain(theirSymbol);
+        for (const other of ['alice', 'bob', 'carol', 'dave'].filter((u) => u !== alias(partnerId) && u !== mover)) {
+          const k = await know(other);
+          if (mineSymbol !== theirSymbol) expect(k).not.toContain(theirSymbol);
+        }
+        splitChecked = true;
+      } else {
         const r = await clickBoard(gameId, mover, `ts:boast:${gameId}`);
         expect(r.response?.type).toBe(7);
         await h.settle();
@@ -300,6 +337,8 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     }
     ({ state } = await load(gameId));
     expect(partnerPeekChecked).toBe(true);
+    expect(counterChecked).toBe(true);
+    expect(splitChecked).toBe(true);
     expect(state.outcome?.reason).toBe('points');
     expect(state.outcome?.winners).toHaveLength(2);
     const winSide = state.seats.indexOf(state.outcome!.winners[0]!) % 2;

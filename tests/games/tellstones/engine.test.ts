@@ -1,3 +1,4 @@
+import { RuleError } from '../../../src/kernel/types.ts';
 import { describe, expect, it } from 'vitest';
 import { games } from '../../../src/games/index.ts';
 import { nextInt, rngFromSeed } from '../../../src/kernel/rng.ts';
@@ -663,22 +664,42 @@ describe("King's Circle", () => {
     expect(s.outcome).toMatchObject({ winners: ['b1', 'b2'], reason: 'boast-failed' });
   });
 
-  it('a counter-boast is answered by the original boaster; the counter team proves, counter-boaster first', () => {
+  it('a counter-boast is answered by the opponent to the counter-boaster’s left (RULINGS); the counter team proves, counter-boaster first', () => {
+    // Seats A1 B1 A2 B2: A2 boasts, B2 (on A2's left) counters; A1 (on B2's left) answers the counter.
     let s = play(kc({ turn: 'a2' }), ['a2', { type: 'boast' }], ['b2', { type: 'answer-boast', answer: 'counter' }]);
-    expect(tellstones.awaiting(s)).toEqual(['a2']);
-    s = play(s, ['a2', { type: 'answer-boast', answer: 'doubt' }]);
-    expect(s.pending).toMatchObject({ kind: 'proof', boaster: 'b2', doubter: 'a2', provers: ['b2', 'b1'] });
+    expect(tellstones.awaiting(s)).toEqual(['a1']);
+    expect(() => tellstones.apply(s, 'a2', { type: 'answer-boast', answer: 'doubt' })).toThrow(RuleError);
+    s = play(s, ['a1', { type: 'answer-boast', answer: 'doubt' }]);
+    expect(s.pending).toMatchObject({ kind: 'proof', boaster: 'b2', doubter: 'a1', provers: ['b2', 'b1'] });
     s = play(s, ['b2', { type: 'prove', position: 1, symbol: 'shield' }]);
     expect(tellstones.awaiting(s)).toEqual(['b1']);
   });
 
   it('counter then believe: the turn passes clockwise from the original boaster', () => {
+    // B1 boasts, A2 counters, B2 (on A2's left) believes the counter.
     const s = play(kc({ turn: 'b1' }), ['b1', { type: 'boast' }], ['a2', { type: 'answer-boast', answer: 'counter' }], [
-      'b1',
+      'b2',
       { type: 'answer-boast', answer: 'believe' },
     ]);
     expect(s.points).toEqual([1, 0]);
     expect(s.turn).toBe('a2');
+  });
+
+  it('a peek of three may be split between the partners (RULINGS); each sees only their own', () => {
+    // A1 to move; team B scored on the last turn: a peek of up to three.
+    const s0 = makeState({ variant: 'kings-circle', lines: [['-crown', '-shield', '-sword', 'flag']], turn: 'a1', recentTurns: [{ player: 'b2', gained: [1] }] });
+    expect(tellstones.view(s0, 'a1').peekLimit).toBe(3);
+    const s = play(s0, ['a1', { type: 'peek', positions: [0], shareWith: 'a2', forPartner: [1, 2] }]);
+    expect(tellstones.view(s, 'a1').known.map((k) => k.symbol)).toEqual(['crown']);
+    expect(tellstones.view(s, 'a2').known.map((k) => k.symbol).sort()).toEqual(['shield', 'sword']);
+    expect(tellstones.view(s, 'b1').known).toEqual([]);
+    expect(tellstones.legalMoves(s0, 'a1')).toContainEqual({ type: 'peek', positions: [0], shareWith: 'a2', forPartner: [1, 2] });
+    // More than three in all, a stone twice, no partner named, or a peek of one: refused.
+    expectRuleError(() => tellstones.apply(s0, 'a1', { type: 'peek', positions: [0, 3], shareWith: 'a2', forPartner: [1, 2] }), 'tellstones/peek-too-many');
+    expectRuleError(() => tellstones.apply(s0, 'a1', { type: 'peek', positions: [0], shareWith: 'a2', forPartner: [0] }), 'tellstones/duplicate-position');
+    expectRuleError(() => tellstones.apply(s0, 'a1', { type: 'peek', positions: [0], forPartner: [1] }), 'tellstones/no-partner');
+    const one = makeState({ variant: 'kings-circle', lines: [['-crown', '-shield', '-sword']], turn: 'a1' });
+    expectRuleError(() => tellstones.apply(one, 'a1', { type: 'peek', positions: [0], shareWith: 'a2', forPartner: [1] }), 'tellstones/peek-too-many');
   });
 
   it("a forfeit loses for the forfeiting player's team", () => {

@@ -280,20 +280,32 @@ function doSwap(s: TellstonesState, actor: PlayerId, m: MoveOf<'swap'>): Tellsto
 
 function doPeek(s: TellstonesState, actor: PlayerId, m: MoveOf<'peek'>): TellstonesState {
   let viewer = actor;
+  let partner: PlayerId | null = null;
   if (m.shareWith !== undefined) {
-    const partner = partnerOf(s, actor);
+    partner = partnerOf(s, actor);
     if (partner === null) fail('no-partner', 'Only King’s Circle has partners to hand a peek to.');
     if (m.shareWith !== partner) fail('not-partner', 'You can hand a peek only to your partner.');
-    viewer = partner;
+    viewer = partner!;
+  } else if (m.forPartner !== undefined) {
+    fail('no-partner', 'Name your partner (`shareWith`) to split a peek with them.');
   }
+  const split = m.forPartner !== undefined;
   const line = resolveLine(s, m.line);
   requireFaceDown(s, line, 'peek at');
   const limit = peekLimit(s, actor);
-  if (m.positions.length > limit) fail('peek-too-many', `You may peek at ${limit} stone${limit === 1 ? '' : 's'} this turn.`);
-  if (new Set(m.positions).size !== m.positions.length) fail('duplicate-position', 'Peek at each stone only once.');
-  const refs = m.positions.map((position) => ({ line, symbol: faceDownAt(s, line, position).symbol }));
-  learn(s, viewer, refs);
-  record(s, { kind: 'peek', turnNumber: s.turnNumber + 1, actor, viewer, line, positions: m.positions.slice() });
+  const all = [...m.positions, ...(m.forPartner ?? [])];
+  if (all.length > limit) fail('peek-too-many', `You may peek at ${limit} stone${limit === 1 ? '' : 's'} this turn.`);
+  if (new Set(all).size !== all.length) fail('duplicate-position', 'Peek at each stone only once.');
+  const refsOf = (positions: number[]) => positions.map((position) => ({ line, symbol: faceDownAt(s, line, position).symbol }));
+  const mine = refsOf(m.positions);
+  const theirs = split ? refsOf(m.forPartner!) : [];
+  // A split peek: the mover looks at `positions`, the partner at `forPartner`; each learns only their own.
+  learn(s, split ? actor : viewer, mine);
+  record(s, { kind: 'peek', turnNumber: s.turnNumber + 1, actor, viewer: split ? actor : viewer, line, positions: m.positions.slice() });
+  if (split) {
+    learn(s, partner!, theirs);
+    record(s, { kind: 'peek', turnNumber: s.turnNumber + 1, actor, viewer: partner!, line, positions: m.forPartner!.slice() });
+  }
   return endTurn(s, actor, []);
 }
 
@@ -347,7 +359,9 @@ function doAnswerBoast(s: TellstonesState, actor: PlayerId, answer: 'believe' | 
   if (answer === 'counter') {
     if (p.countered) fail('no-counter-to-counter', 'A counter-boast can only be believed or doubted.');
     record(s, { kind: 'answer-boast', turnNumber, actor, answer });
-    s.pending = { kind: 'boast', boaster: actor, answerer: p.boaster, countered: true };
+    // The counter-boast is answered by the opponent to the counter-boaster's left: in King's
+    // Circle a player of the original boaster's team, in a two-player game the original boaster.
+    s.pending = { kind: 'boast', boaster: actor, answerer: nextClockwise(s, actor), countered: true };
     return s;
   }
   record(s, { kind: 'answer-boast', turnNumber, actor, answer });
@@ -487,7 +501,13 @@ function legalMoves(state: TellstonesState, player: PlayerId): TellstonesMove[] 
         state.lines.forEach((_stones, line) => {
           for (const positions of subsets(faceDown(line), limit)) {
             out.push({ type, ...lineField(line), positions });
-            if (partner !== null) out.push({ type, ...lineField(line), positions, shareWith: partner });
+            if (partner === null) continue;
+            out.push({ type, ...lineField(line), positions, shareWith: partner });
+            // A peek of two or three split between the partners: every way to part the stones.
+            if (positions.length < 2) continue;
+            for (const mine of subsets(positions, positions.length - 1)) {
+              out.push({ type, ...lineField(line), positions: mine, shareWith: partner, forPartner: positions.filter((x) => !mine.includes(x)) });
+            }
           }
         });
         break;
@@ -582,9 +602,10 @@ function forfeit(state: TellstonesState, player: PlayerId): TellstonesState {
  *   except in Fearless Vanguard, where place/hide/swap/peek/challenge/prove must name it
  *   (`tellstones/line-required`). Vanguard line i is the set brought by seat i (shown as `owner`);
  *   either player may act on either line.
- * - A peek looks within one line; a peek of up to three goes entirely to one person: the mover, or
- *   in King's Circle the partner named by `shareWith` (splitting three stones between partners is
- *   not offered). The stones must be distinct. Points of the mover's own side never raise the limit.
+ * - A peek looks within one line; a peek of up to three goes to the mover, or in King's Circle to
+ *   the partner named by `shareWith`, or is split between them (`positions` for the mover,
+ *   `forPartner` for the partner; RULINGS), each seeing only their own. The stones must be
+ *   distinct. Points of the mover's own side never raise the limit.
  * - Knowledge (`known` in the view) is private information only: the stones a player peeked at
  *   (or was handed). It follows the stone's identity (set + symbol, never position), so it
  *   survives swaps and placements that shift positions (both are public), and ends when the

@@ -279,8 +279,10 @@ export const stateSchema = z
         if (!p.countered && (p.boaster !== s.turn || p.answerer !== next(p.boaster))) {
           issue('a boast is made by the player to move and answered from their left', ['pending']);
         }
-        if (p.countered && (p.answerer !== s.turn || p.boaster !== next(p.answerer))) {
-          issue('a counter-boast is made from the left of the player to move and answered by them', ['pending']);
+        // A counter-boast is made by the player left of the one to move, and answered from the
+        // counter-boaster's own left (the player to move, in a two-player game).
+        if (p.countered && (p.boaster !== next(s.turn ?? '') || p.answerer !== next(p.boaster))) {
+          issue('a counter-boast is made from the left of the player to move and answered from its own left', ['pending']);
         }
       } else {
         if (!p.provers.every(seated) || !seated(p.boaster) || !seated(p.doubter)) issue('proof players must be seated', ['pending']);
@@ -308,8 +310,13 @@ export const moveSchema = z.discriminatedUnion('type', [
       type: z.literal('peek'),
       ...lineField,
       positions: z.array(positionSchema).min(1).max(3),
-      /** King's Circle: the partner who looks instead of the mover. */
+      /**
+       * King's Circle: the partner. Alone, the partner looks instead of the mover at `positions`;
+       * with `forPartner`, the peek is split: the mover looks at `positions`, the partner at
+       * `forPartner` (RULINGS: a peek of three may be split between the partners).
+       */
       shareWith: playerIdSchema.optional(),
+      forPartner: z.array(positionSchema).min(1).max(2).optional(),
     })
     .strict(),
   z.object({ type: z.literal('challenge'), ...lineField, position: positionSchema }).strict(),
