@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, displayName, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { UserError } from '../src/services/errors.ts';
+import { getGame } from '../src/services/games.ts';
+import { verifyGame } from '../src/services/replay.ts';
 import { getGuildSettings, isModerator, setReminders, updateGuildSettings } from '../src/services/settings.ts';
 import type { Guild } from '../src/generated/prisma/client.ts';
 
@@ -31,6 +33,7 @@ const schema = z.discriminatedUnion('subcommand', [
     tableHours: z.number().min(1).max(336).nullable(),
   }),
   z.object({ subcommand: z.literal('reminders'), enabled: z.boolean() }),
+  z.object({ subcommand: z.literal('verify'), game: z.number().int().positive().max(2_147_483_647) }),
 ]);
 type Input = z.infer<typeof schema>;
 
@@ -53,6 +56,12 @@ const data = new SlashCommandBuilder()
       .setName('reminders')
       .setDescription('Turn your own turn reminders on or off (turn pings still arrive).')
       .addBooleanOption((o) => o.setName('enabled').setDescription('Receive reminders before your deadlines').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('verify')
+      .setDescription('Check a finished game’s fair dice: its seed against the commitment, and every move replayed.')
+      .addIntegerOption((o) => o.setName('game').setDescription('Game number').setRequired(true).setMinValue(1)),
   );
 
 function read(interaction: ChatInputCommandInteraction): unknown {
@@ -64,6 +73,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     clearModeratorRole: interaction.options.getBoolean('clear-moderator-role'),
     tableHours: interaction.options.getNumber('table-hours'),
     enabled: interaction.options.getBoolean('enabled'),
+    game: interaction.options.getInteger('game'),
   };
 }
 
@@ -89,6 +99,23 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     return;
   }
   const guildId = requireGuild(interaction);
+  if (input.subcommand === 'verify') {
+    const { game } = await getGame(deps.ctx, input.game, guildId);
+    if (game.status !== 'finished') {
+      throw new UserError('verify/running', `Game #${game.id} is still being played: its seed stays secret until it ends. Its commitment is \`${game.seedCommitment}\`.`);
+    }
+    const r = await verifyGame(deps.ctx, game.id);
+    const ok = r.commitmentOk && r.stateOk;
+    const lines = [
+      `${ok ? '✅' : '❌'} **${deps.games.title(game.kind)} #${game.id}**: ${ok ? 'the dice were fair.' : 'something does not match: tell a moderator.'}`,
+      `• Seed \`${game.seed}\``,
+      `• SHA-256 of the seed ${r.commitmentOk ? 'matches' : '**does not match**'} the commitment shown from the first move (\`${game.seedCommitment}\`).`,
+      `• Replaying the game from that seed, ${r.moves} logged move${r.moves === 1 ? '' : 's'} in order, ${r.stateOk ? 'gives exactly the final position' : '**does not give** the final position'}: every roll came from the seed.`,
+      'How to recompute it yourself: README, “Fair dice”.',
+    ];
+    await interaction.reply({ content: lines.join('\n'), flags: EPHEMERAL });
+    return;
+  }
   const member = memberAuthority(interaction);
   const change = {
     ...(input.turnHours !== null ? { turnLimitMinutes: Math.round(input.turnHours * 60) } : {}),

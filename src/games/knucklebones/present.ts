@@ -128,7 +128,7 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
   fields.push({
     name: 'Fair dice',
     value: meta.seed
-      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck every roll: \`npm run replay -- ${meta.gameId}\` (see README).`
+      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck every roll: \`/stonehall verify game:${meta.gameId}\`.`
       : `Commitment (SHA-256 of the secret seed): \`${meta.seedCommitment}\`\nThe seed is revealed when the game ends.`,
     inline: false,
   });

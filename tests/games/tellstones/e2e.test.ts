@@ -309,7 +309,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
         }
         partnerPeekChecked = true;
       } else if (step === 6) await challengeStone(gameId, mover, down[0]!);
-      else if (!splitChecked && down.length >= 2 && (await load(gameId)).state.recentTurns.some((t) => t.gained.length > 0 && !t.gained.includes(state.seats.indexOf(state.turn!) % 2))) {
+      else if (!splitChecked && down.length >= 2 && (await load(gameId)).state.recentTurns.some((t) => t.gained.length > 0 && !t.gained.includes((state.seats.indexOf(state.turn!) % 2) as 0 | 1))) {
         // A peek of three, split: the mover keeps one stone, the partner sees the other (RULINGS).
         const partnerId = state.seats[(state.seats.indexOf(state.turn!) + 2) % 4]!;
         const [mine, theirs] = [down[0]!, down[1]!];
