@@ -4,6 +4,7 @@ import { RuleError } from '../kernel/types.ts';
 import { UserError } from '../services/errors.ts';
 import type { BotDeps, CommandModule } from './command.ts';
 import { handleComponent } from './components.ts';
+import { explainInvalidOption } from './input-errors.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
 /**
@@ -33,8 +34,7 @@ export function createRouter(commands: Record<string, CommandModule<never>>, dep
         if (!command) throw new UserError('input/unknown-command', `Stonehall has no /${interaction.commandName} command any more.`);
         const parsed = command.schema.safeParse(command.read(interaction));
         if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new UserError('input/invalid', `That option is not valid${issue?.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue?.message ?? 'check it'}.`);
+          throw new UserError('input/invalid', explainInvalidOption(parsed.error.issues[0]));
         }
         await command.execute(interaction, parsed.data as never, deps);
       } else if (interaction.isAutocomplete()) {

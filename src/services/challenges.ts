@@ -118,8 +118,8 @@ async function lockPair(tx: Tx, guildId: string, kind: string, a: string, b: str
   }
 }
 
-const notYours = (kind: string) =>
-  new UserError('challenge/not-yours', `This challenge is not addressed to you. Challenge someone yourself with \`/${kind}\`.`);
+const notYours = (ctx: ServiceContext, kind: string) =>
+  new UserError('challenge/not-yours', `This challenge is not addressed to you. Challenge someone yourself with \`/${kind} ${ctx.games.get(kind)?.joinSubcommand ?? 'join'}\`.`);
 
 /** Options are checked when the challenge is made, so an accepted challenge always starts. */
 function checkOptions(ctx: ServiceContext, kind: string, options: unknown): unknown {
@@ -146,7 +146,10 @@ export async function acceptChallenge(
 ): Promise<{ challenge: Challenge; game: GameRow }> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
-    if (ch.opponentId !== input.userId) throw notYours(ch.kind);
+    if (ch.challengerId === input.userId) {
+      throw new UserError('challenge/own', `This is your own challenge: it waits for <@${ch.opponentId}> to accept. To take it back, click **Decline**.`);
+    }
+    if (ch.opponentId !== input.userId) throw notYours(ctx, ch.kind);
     if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
     await lockPair(tx, ch.guildId, ch.kind, ch.challengerId, ch.opponentId);
     const players = await tx.player.findMany({ where: { id: { in: [ch.challengerId, ch.opponentId] } } });
@@ -176,7 +179,7 @@ export async function acceptChallenge(
 export async function declineChallenge(ctx: ServiceContext, input: { challengeId: number; userId: string; guildId: string }): Promise<Challenge> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
-    if (ch.opponentId !== input.userId && ch.challengerId !== input.userId) throw notYours(ch.kind);
+    if (ch.opponentId !== input.userId && ch.challengerId !== input.userId) throw notYours(ctx, ch.kind);
     if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
     const status = ch.opponentId === input.userId ? 'declined' : 'cancelled';
     return tx.challenge.update({ where: { id: ch.id }, data: { status, closedAt: ctx.clock.now() } });

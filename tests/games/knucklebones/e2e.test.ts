@@ -82,6 +82,11 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const bobView = await h.api.messages('knucklebones', 'bob');
     expect(bobView.messages.some((m) => /not addressed to you/.test(m.content))).toBe(false);
 
+    // Alice clicks her own Accept: told it is her own challenge and how to take it back.
+    const own = await h.api.click('alice', first.response!.message!.id, button(first.response!.message!, (b) => b.label === 'Accept').custom_id!);
+    expect(own.response?.message?.flags).toBe(EPHEMERAL);
+    expect(own.response?.message?.content).toMatch(/This is your own challenge: it waits for <@\d+> to accept\. To take it back, click \*\*Decline\*\*/);
+
     // Alice withdraws it.
     const decline = await h.api.click('alice', first.response!.message!.id, button(first.response!.message!, (b) => b.label === 'Decline').custom_id!);
     expect(decline.response?.type).toBe(7);
