@@ -170,6 +170,9 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
         change,
         validateCron: (expr) => cron.validate(expr),
       });
+      if (Object.keys(change).length === 0) {
+        return ok(`Nothing to change (give an option to change it). The current settings:\n${describeCycleSettings(guild)}`);
+      }
       await deps.phaseSchedule?.reload();
       return ok(`✅ Saved.\n${describeCycleSettings(guild)}`);
     }

@@ -1,3 +1,4 @@
+import { CronExpressionParser } from 'cron-parser';
 import type { Tx } from '../db/client.ts';
 import type { Cycle, Guild, Phase, Season } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
@@ -79,6 +80,15 @@ export async function configureCycles(
     if (expr && !input.validateCron(expr)) {
       throw new UserError('cycle/cron', `The ${what} schedule \`${expr}\` is not a valid cron expression. Example: \`0 18 * * 5\` (Fridays 18:00).`);
     }
+    if (expr) {
+      const gap = shortestGapMinutes(expr, c.timeZone ?? 'UTC', ctx.clock.now());
+      if (gap !== null && gap < 60) {
+        throw new UserError(
+          'cycle/cron-too-often',
+          `The ${what} schedule \`${expr}\` would open a ${what === 'rest' ? 'Rest' : 'Battle'} Phase every ${gap < 1 ? 'few seconds' : `${Math.round(gap)} minute${Math.round(gap) === 1 ? '' : 's'}`}. A phase opens at most once an hour: for example \`0 18 * * 5\` (Fridays 18:00).`,
+        );
+      }
+    }
   }
   return inTransaction(ctx, async (tx) => {
     const guild = await lockGuild(tx, input.guildId, input.guildName);
@@ -86,6 +96,17 @@ export async function configureCycles(
     const data = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
     return tx.guild.update({ where: { id: guild.id }, data: { ...data, updatedAt: ctx.clock.now() } });
   });
+}
+
+/** The shortest time between the schedule's next few firings, in minutes (null if it cannot be read). */
+function shortestGapMinutes(expr: string, tz: string, from: Date): number | null {
+  try {
+    const it = CronExpressionParser.parse(expr, { currentDate: from, tz: isValidTimeZone(tz) ? tz : 'UTC' });
+    const times = Array.from({ length: 6 }, () => it.next().toDate().getTime());
+    return Math.min(...times.slice(1).map((t, i) => t - times[i]!)) / 60_000;
+  } catch {
+    return null;
+  }
 }
 
 function announce(tx: Tx, guild: Guild, content: string, now: Date, users: string[] = []): Promise<void> {
@@ -324,26 +345,26 @@ export async function endCycle(ctx: ServiceContext, input: { guildId: string; me
     await lapseOpenIntents(tx, cycle, now, 'the cycle ended');
     const ended = await tx.cycle.update({ where: { id: cycle.id }, data: { status: 'ended', phase: null, endedAt: now }, include: { season: true } });
     const running = await tx.game.count({ where: { cycleId: cycle.id, status: 'active' } });
+    const played = await kindsPlayed(tx, cycle.id);
     await announce(
       tx,
       guild,
       `🏁 **${cycleTitle(cycle)}** has ended.${running ? ` ${running} game${running === 1 ? ' is' : 's are'} still running and will count when finished.` : ''}` +
-        (guild.leaderboardChannelId ? ` The leaderboard is in ${ch(guild.leaderboardChannelId)}.` : ''),
+        (played.length === 0 ? ' No games were played in it, so there is no leaderboard.' : guild.leaderboardChannelId ? ` The leaderboard is in ${ch(guild.leaderboardChannelId)}.` : ''),
       now,
     );
     const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
     if (channelId) {
       // One leaderboard per game played in the cycle (the first game's when none was).
-      for (const kind of await kindsPlayed(tx, ctx, cycle.id)) await enqueue(tx, 'leaderboard', { channelId, cycleId: cycle.id, kind }, now);
+      for (const kind of await kindsPlayed(tx, cycle.id)) await enqueue(tx, 'leaderboard', { channelId, cycleId: cycle.id, kind }, now);
     }
     return ended;
   });
 }
 
-/** The games played in a cycle, for its leaderboards (the first game's when none was). */
-async function kindsPlayed(tx: Tx, ctx: ServiceContext, cycleId: number): Promise<string[]> {
-  const kinds = (await tx.game.findMany({ where: { cycleId }, distinct: ['kind'], select: { kind: true }, orderBy: { kind: 'asc' } })).map((g) => g.kind);
-  return kinds.length ? kinds : ctx.games.kinds().slice(0, 1);
+/** The games played in a cycle, for its leaderboards (none: no leaderboard to post). */
+async function kindsPlayed(tx: Tx, cycleId: number): Promise<string[]> {
+  return (await tx.game.findMany({ where: { cycleId }, distinct: ['kind'], select: { kind: true }, orderBy: { kind: 'asc' } })).map((g) => g.kind);
 }
 
 /** Moderators: posts a cycle's leaderboards (one per game played in it, or just `kind`) to the leaderboard channel. */
@@ -353,7 +374,9 @@ export async function postLeaderboard(ctx: ServiceContext, input: { guildId: str
     requireModerator(guild, input.member);
     const channelId = guild.leaderboardChannelId ?? guild.announcementChannelId;
     if (!channelId) throw new UserError('cycle/no-leaderboard-channel', 'Set the leaderboard channel first: `/cycle config leaderboard:#channel`.');
-    for (const kind of input.kind ? [input.kind] : await kindsPlayed(tx, ctx, input.cycleId)) {
+    const kinds = input.kind ? [input.kind] : await kindsPlayed(tx, input.cycleId);
+    if (kinds.length === 0) throw new UserError('cycle/no-games', 'No game has been played in this cycle yet, so there is no leaderboard to post.');
+    for (const kind of kinds) {
       await enqueue(tx, 'leaderboard', { channelId, cycleId: input.cycleId, kind }, ctx.clock.now());
     }
     return channelId;

@@ -162,6 +162,13 @@ describe('a whole cycle through the emulator', () => {
   it('schedule and configuration refusals are ephemeral', async () => {
     await refused(cmd('moderator', 'general', 'cycle', { subcommand: 'config', 'time-zone': 'Mars/Olympus' }), /not a time zone/);
     await refused(cmd('moderator', 'general', 'cycle', { subcommand: 'config', 'battle-schedule': 'every friday' }), /not a valid cron/);
+    // A Battle Phase every minute is refused, with an example of a sensible schedule.
+    await refused(cmd('moderator', 'general', 'cycle', { subcommand: 'config', 'battle-schedule': '* * * * *' }), /would open a Battle Phase every 1 minute\. A phase opens at most once an hour/);
+    // No options: nothing is saved, the current settings are shown.
+    const shown = await cmd('moderator', 'general', 'cycle', { subcommand: 'config' });
+    expect(shown.response?.message?.flags).toBe(EPHEMERAL);
+    expect(shown.response?.message?.content).toMatch(/^Nothing to change/);
+    expect(shown.response?.message?.content).not.toMatch(/Saved/);
     await refused(cmd('alice', 'general', 'cycle', { subcommand: 'config', 'battle-schedule': '0 18 * * 5' }), /Only moderators/);
     const ok = await cmd('moderator', 'general', 'cycle', { subcommand: 'config', 'battle-schedule': '0 18 * * 5', 'rest-schedule': '0 6 * * 1', 'time-zone': 'Europe/Berlin' });
     expect(ok.response?.message?.content).toMatch(/Rest `0 6 \* \* 1`, Battle `0 18 \* \* 5` \(Europe\/Berlin\)/);

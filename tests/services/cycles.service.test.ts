@@ -96,6 +96,15 @@ describe('seasons, cycles and phases', () => {
     expect(await db.prisma.season.count({ where: { status: 'active' } })).toBe(1);
   });
 
+  it('a cycle with no games ends without an empty leaderboard, and says so', async () => {
+    const ctx = testContext(db);
+    const { cycle } = await cycleInRest(ctx);
+    await expectCode(postLeaderboard(ctx, { guildId: GUILD, member: mod, cycleId: cycle.id }), 'cycle/no-games');
+    await endCycle(ctx, { guildId: GUILD, member: mod });
+    expect(await db.prisma.outbox.count({ where: { kind: 'leaderboard' } })).toBe(0);
+    expect((await announcements()).map((r) => (r.payload as { content: string }).content).at(-1)).toMatch(/No games were played in it, so there is no leaderboard/);
+  });
+
   it('/cycle leaderboard posts a leaderboard for every game played in the cycle', async () => {
     const ctx = testContext(db);
     const { cycle } = await cycleInRest(ctx);
