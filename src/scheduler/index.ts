@@ -81,27 +81,48 @@ export class Scheduler {
   private async sweepOnce(): Promise<number> {
     const limit = this.opts.batch ?? 500;
     let handled = 0;
+    const busy: bigint[] = [];
     while (handled < limit && !this.stopped) {
-      const ran = await this.runOne();
-      if (!ran) break;
+      const ran = await this.runOne(busy);
+      if (ran === false) break;
+      if (ran === 'busy') continue;
       handled += 1;
     }
     return handled;
   }
 
-  /** Claims and handles one due job. Returns false when none is due. */
-  async runOne(): Promise<boolean> {
+  /**
+   * Claims and handles one due job. Returns false when none is due, 'busy' when the due job's game
+   * is locked by a move right now (the job is left for the next sweep and added to `busy`).
+   *
+   * Lock order: a move locks its game row, then that game's job rows. So the sweep never waits for
+   * a game while it holds a job: it takes the game's lock with SKIP LOCKED, and a game busy with a
+   * move leaves the job for a moment later (a click racing a falling deadline cannot deadlock).
+   */
+  async runOne(busy: bigint[] = []): Promise<boolean | 'busy'> {
     const now = this.ctx.clock.now();
     let claimed: DueJob | null = null;
+    let wasBusy = false;
     try {
       await this.ctx.db.$transaction(
         async (tx) => {
           const rows = await tx.$queryRaw<DueJob[]>`
             SELECT id, kind, game_id, payload, attempts FROM jobs
-            WHERE status = 'pending' AND due_at <= ${now}
+            WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
             ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
           claimed = rows[0] ?? null;
           if (!claimed) return;
+          if (claimed.game_id !== null) {
+            const game = await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM games WHERE id = ${claimed.game_id} FOR UPDATE SKIP LOCKED`;
+            if (game.length === 0) {
+              // Locked by a move (or gone: then the job's handler finds nothing to do next time).
+              const exists = await tx.$queryRaw<Array<{ n: number }>>`SELECT 1 AS n FROM games WHERE id = ${claimed.game_id}`;
+              if (exists.length > 0) {
+                wasBusy = true;
+                return;
+              }
+            }
+          }
           const handler = handlers[claimed.kind];
           if (!handler) throw new Error(`no handler for job kind ${claimed.kind}`);
           const result = await handler(tx, this.ctx, claimed);
@@ -111,7 +132,7 @@ export class Scheduler {
         { timeout: 15_000, maxWait: 10_000 },
       );
     } catch (err) {
-      if (!claimed) throw err;
+      if (!claimed || wasBusy) throw err;
       const job: DueJob = claimed;
       const attempts = job.attempts + 1;
       const failed = attempts >= MAX_ATTEMPTS;
@@ -125,6 +146,10 @@ export class Scheduler {
         },
       });
       return true;
+    }
+    if (wasBusy && claimed) {
+      busy.push((claimed as DueJob).id);
+      return 'busy';
     }
     if (claimed) this.ctx.onOutbox?.();
     return claimed !== null;
