@@ -1,4 +1,4 @@
-import type { ButtonInteraction, MessageComponentInteraction } from 'discord.js';
+import { MessageFlags, type ButtonInteraction, type MessageComponentInteraction } from 'discord.js';
 import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, resign } from '../services/games.ts';
@@ -7,9 +7,12 @@ import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
 import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
-import { handleGameComponent, toDiscord } from './game-routes.ts';
+import { handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
 import { tableHandlers } from './tables.ts';
-import { displayName } from './interaction-utils.ts';
+import { displayName, EPHEMERAL } from './interaction-utils.ts';
+
+/** The resign confirmation is an ephemeral message of its own. */
+const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
 const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no'> = {
@@ -23,6 +26,11 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       messageId: interaction.message.id,
     });
     const snap = await getGame(deps.ctx, game.id, null);
+    if (snap.game.boardMessageId !== interaction.message.id) {
+      // Clicked somewhere else than the challenge itself: the board is the challenge's message.
+      await interaction.reply({ content: `⚔️ You accepted: game #${game.id} is on; its board is the challenge's message.`, flags: EPHEMERAL });
+      return;
+    }
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
     await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
     await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
@@ -34,7 +42,7 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       ch.status === 'declined'
         ? `❌ ${mention(ch.opponentId)} declined ${mention(ch.challengerId)}'s challenge.`
         : `↩️ ${mention(ch.challengerId)} withdrew the challenge to ${mention(ch.opponentId)}.`;
-    await interaction.update({ content: text, components: [], allowedMentions: { parse: [] } });
+    await updateOwned(interaction, ch.messageId === null || ch.messageId === interaction.message.id, { content: text, components: [], allowedMentions: { parse: [] } });
   },
   async 'g:resign'(interaction, [gameId], deps) {
     const { game } = await getGame(deps.ctx, gameId, interaction.guildId);
@@ -49,13 +57,13 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
     // forfeit the player confirmed, so the version is not enforced here.
     const r = await resign(deps.ctx, { gameId, userId: interaction.user.id, guildId: interaction.guildId });
     const goesOn = r.outcome === null;
-    await interaction.update({
+    await updateOwned(interaction, ephemeral(interaction), {
       content: goesOn ? `🏳️ You left game #${gameId}: the autopilot plays your seat from now on.` : `🏳️ You forfeited game #${gameId}.`,
       components: [],
     });
   },
   async 'g:resign-no'(interaction, [gameId]) {
-    await interaction.update({ content: `Good luck in game #${gameId}!`, components: [] });
+    await updateOwned(interaction, ephemeral(interaction), { content: `Good luck in game #${gameId}!`, components: [] });
   },
 };
 

@@ -1,6 +1,6 @@
-import type { MessageComponentInteraction } from 'discord.js';
+import { MessageFlags, type MessageComponentInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
-import { getGame, markBoardRendered, playMove, type MoveResult } from '../services/games.ts';
+import { getGame, markBoardRendered, playMove, type GameInfo, type MoveResult } from '../services/games.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
@@ -23,9 +23,33 @@ export async function answerMove(interaction: MessageComponentInteraction, deps:
     const names = await playerNames(deps.ctx, game.seats.map((s) => s.playerId));
     await interaction.update(toDiscord(boardFor(deps.games, result.after, names)) as never);
     await markBoardRendered(deps.ctx, game.id, game.version, interaction.message.id);
-  } else {
+  } else if (ownsMessage(interaction, game)) {
     await interaction.update({ content: `${interaction.message.content ?? ''}\n✅ ${note}`.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
+  } else {
+    // The click came from a message this route does not own (a forged id on another board): answer
+    // privately, never rewrite that message.
+    await interaction.reply({ content: `✅ ${note}`.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } });
   }
+}
+
+/**
+ * May a game route rewrite the message clicked? Only the game's board, an ephemeral message (the
+ * route's own menus, seen by the clicker alone), or a DM (a player's own turn DM). Another
+ * channel's or another game's message never.
+ */
+export function ownsMessage(interaction: MessageComponentInteraction, game: Pick<GameInfo, 'boardMessageId'>): boolean {
+  if (interaction.message.id === game.boardMessageId) return true;
+  if (interaction.message.flags.has(MessageFlags.Ephemeral)) return true;
+  return !interaction.inGuild();
+}
+
+/**
+ * Answers a click by editing the clicked message when it is the one the route owns, else with a
+ * private reply: a forged id on someone else's message never rewrites that message.
+ */
+export async function updateOwned(interaction: MessageComponentInteraction, owns: boolean, payload: Record<string, unknown>): Promise<void> {
+  if (owns) await interaction.update(payload as never);
+  else await interaction.reply({ ...payload, components: [], flags: EPHEMERAL } as never);
 }
 
 /** A renderer's payload as discord.js's interaction options (files become attachments). */
@@ -103,6 +127,10 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
     },
     async update(payload) {
+      if (!ownsMessage(interaction, game)) {
+        await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
+        return;
+      }
       await interaction.update(toDiscord(payload) as never);
     },
     id: (action, ...args) => module.ids.make(action, game.id, version, ...args),

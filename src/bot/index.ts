@@ -56,6 +56,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
   const route = createRouter(opts.commands, { ctx, games: opts.games, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
   const onInteraction = (interaction: Parameters<typeof route>[0]) => void route(interaction);
   client.on(Events.InteractionCreate, onInteraction);
+  guardPackets(client, ctx.log);
   client.on(Events.Error, (err) => ctx.log.error({ err }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shard) => ctx.log.warn({ code: event.code, shard }, 'gateway disconnected'));
   client.on(Events.ShardResume, (shard, replayed) => ctx.log.info({ shard, replayed }, 'gateway resumed'));
@@ -102,5 +103,23 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
       await d.stop();
       await client.destroy();
     },
+  };
+}
+
+/**
+ * One malformed gateway event must not kill the process: discord.js throws while it builds some
+ * objects from a payload (a user command without `resolved`), inside its packet handling where
+ * nothing catches it. Such an event is logged and dropped; the next ones are handled as usual.
+ */
+function guardPackets(client: Client, log: ServiceContext['log']): void {
+  const ws = client.ws as unknown as { handlePacket(packet?: { t?: string }, shard?: unknown): boolean };
+  const original = ws.handlePacket.bind(ws);
+  ws.handlePacket = (packet, shard) => {
+    try {
+      return original(packet, shard);
+    } catch (err) {
+      log.error({ err, event: packet?.t }, 'dropped a gateway event that discord.js could not read');
+      return true;
+    }
   };
 }

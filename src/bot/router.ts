@@ -32,7 +32,18 @@ export function createRouter(commands: Record<string, CommandModule<never>>, dep
       if (interaction.isChatInputCommand()) {
         const command = commands[interaction.commandName];
         if (!command) throw new UserError('input/unknown-command', `Stonehall has no /${interaction.commandName} command any more.`);
-        const parsed = command.schema.safeParse(command.read(interaction));
+        // Declared for servers only (Discord hides it in DMs; a client may still send it).
+        if (!interaction.inGuild() && command.data.toJSON().dm_permission === false) {
+          throw new UserError('input/guild-only', `\`/${interaction.commandName}\` works in a server channel, not in DMs.`);
+        }
+        let options: unknown;
+        try {
+          options = command.read(interaction);
+        } catch {
+          // discord.js throws on an option of the wrong type (an integer sent as text).
+          throw new UserError('input/invalid', 'One of the options is not of the kind the command takes. Pick the options from Discord’s suggestions and try again.');
+        }
+        const parsed = command.schema.safeParse(options);
         if (!parsed.success) {
           throw new UserError('input/invalid', explainInvalidOption(parsed.error.issues[0]));
         }

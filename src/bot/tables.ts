@@ -1,7 +1,7 @@
 import { ButtonStyle, ComponentType, type APIButtonComponent, type ChatInputCommandInteraction, type MessageComponentInteraction } from 'discord.js';
 import { getGame, markBoardRendered } from '../services/games.ts';
 import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
-import { toDiscord } from './game-routes.ts';
+import { toDiscord, updateOwned } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
 import { declineTable, joinTable, leaveTable, openTable, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
 import { boardFor, playerNames } from './board.ts';
@@ -9,7 +9,7 @@ import type { BotDeps } from './command.ts';
 import type { ComponentHandlers } from './custom-id.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
-import { displayName, requireGuild } from './interaction-utils.ts';
+import { EPHEMERAL, displayName, requireGuild } from './interaction-utils.ts';
 
 /**
  * Tables for games of more than two seats (src/services/tables.ts), for any game: the table
@@ -98,7 +98,14 @@ export async function openTableCommand(
   if (messageId) await setTableMessage(deps.ctx, table.id, messageId);
 }
 
+/** The clicked message is this table's own (a forged id on another message never rewrites it). */
+const isTableMessage = (interaction: MessageComponentInteraction, table: TableWithSeats) => table.messageId === interaction.message.id;
+
 async function startedOrTable(interaction: MessageComponentInteraction, deps: BotDeps, r: { table: TableWithSeats; game: { id: number } | null }): Promise<void> {
+  if (!isTableMessage(interaction, r.table)) {
+    await interaction.reply({ content: r.game ? `✅ Game #${r.game.id} has started: its board is the table's message.` : '✅ Done: see the table message.', flags: EPHEMERAL });
+    return;
+  }
   if (!r.game) {
     await interaction.update(toDiscord(tableMessage(deps.games, r.table)) as never);
     return;
@@ -117,7 +124,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start
   async 'tb:decline'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are answered in the server.');
     const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id });
-    await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
+    await updateOwned(interaction, isTableMessage(interaction, table), toDiscord(tableMessage(deps.games, table)));
   },
   async 'tb:join'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are joined in the server.');
@@ -132,6 +139,6 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start
   async 'tb:leave'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are left in the server.');
     const table = await leaveTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
-    await interaction.update(toDiscord(tableMessage(deps.games, table)) as never);
+    await updateOwned(interaction, isTableMessage(interaction, table), toDiscord(tableMessage(deps.games, table)));
   },
 };

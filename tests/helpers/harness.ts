@@ -25,13 +25,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(opts: { interactionTimeoutMs?: number } = {}): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = new OffsetClock();
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
   // is longer because CI shares two cores between parallel test files, and a late answer under
   // that load is not what these tests are about (the bench measures latency).
-  const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 10_000 });
+  const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   const bot = await startBot({ ctx: { db: db.prisma, clock, log: silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
   clock.onAdvance(() => bot.settle());

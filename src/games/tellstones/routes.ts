@@ -34,17 +34,23 @@ function requireLegal(ctx: Ctx, type: TellstonesMoveType, what: string): void {
 
 /** Ends an ephemeral step: the menu becomes a note (the board is refreshed by the outbox). */
 async function done(ctx: Ctx, note: string): Promise<void> {
-  await ctx.interaction.update({ content: note.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
+  await ctx.update({ content: note.slice(0, 2000), components: [], allowed_mentions: { parse: [] } });
 }
 
-/** `line:position` from a select value of this line (the engine re-checks the stone). */
-function stone(value: string | undefined, line?: number): { line: 0 | 1; position: number } {
+/** `line:position` from a select value, of a line this game has (and of `line` when given); the engine re-checks the stone. */
+function stone(view: TellstonesView, value: string | undefined, line?: number): { line: 0 | 1; position: number } {
   const m = /^([01]):([0-6])$/.exec(value ?? '');
-  if (!m || (line !== undefined && Number(m[1]) !== line)) throw new UserError('input/bad-choice', 'That choice is not one of the menu’s. Open the menu again from the board.');
+  if (!m || Number(m[1]) >= view.lines.length || (line !== undefined && Number(m[1]) !== line)) {
+    throw new UserError('input/bad-choice', 'That choice is not one of the menu’s. Open the menu again from the board.');
+  }
   return { line: Number(m[1]) as 0 | 1, position: Number(m[2]) };
 }
 
-const lineOf = (v: TellstonesView, line: 0 | 1) => (v.lines.length > 1 ? { line } : {});
+/** The line a move names: only in Fearless Vanguard; a line this game does not have is refused, never read as line 1's neighbour. */
+const lineOf = (v: TellstonesView, line: 0 | 1) => {
+  if (line >= v.lines.length) throw new UserError('input/bad-choice', 'That choice is not one of the menu’s. Open the menu again from the board.');
+  return v.lines.length > 1 ? { line } : {};
+};
 const select = (custom_id: string, placeholder: string, options: ReturnType<typeof stoneOptions>, min = 1, max = 1) => ({
   type: ComponentType.ActionRow as const,
   components: [{ type: ComponentType.StringSelect as const, custom_id, placeholder, options: options.slice(0, 25), min_values: min, max_values: Math.min(max, options.length) }],
@@ -125,8 +131,10 @@ const pl: Route = {
     requireLegal(ctx, 'place', 'place a stone');
     const m = /^([01]):([a-z]+)$/.exec(ctx.values[0] ?? '');
     const symbol = m?.[2] as TellstonesSymbol | undefined;
-    if (!m || !symbol || !Object.hasOwn(SYMBOL_NAME, symbol)) throw new UserError('input/bad-choice', 'That choice is not one of the menu’s. Open the menu again from the board.');
-    const line = Number(m[1]) as 0 | 1;
+    const line = Number(m?.[1]) as 0 | 1;
+    if (!m || !symbol || !Object.hasOwn(SYMBOL_NAME, symbol) || line >= ctx.view.lines.length) {
+      throw new UserError('input/bad-choice', 'That choice is not one of the menu’s. Open the menu again from the board.');
+    }
     await ctx.update({
       content: `➕ Place ${symbolText(symbol)} at which end${ctx.view.lines.length > 1 ? ` of line ${line + 1}` : ''}?`,
       components: [
@@ -153,7 +161,7 @@ const place: Route = {
 
 const hide: Route = {
   async handle(ctx) {
-    const s = stone(ctx.values[0]);
+    const s = stone(ctx.view, ctx.values[0]);
     await ctx.play({ type: 'hide', position: s.position, ...lineOf(ctx.view, s.line) });
     await done(ctx, `✅ You hid the stone at ${where(ctx.view, s.line, s.position)}.`);
   },
@@ -161,7 +169,7 @@ const hide: Route = {
 
 const swap: Route = {
   async handle(ctx, [line]) {
-    const [a, b] = ctx.values.map((v) => stone(v, line as number));
+    const [a, b] = ctx.values.map((v) => stone(ctx.view, v, line as number));
     if (!a || !b) throw new UserError('tellstones/swap-two', 'Pick two stones to swap.');
     await ctx.play({ type: 'swap', a: a.position, b: b.position, ...lineOf(ctx.view, a.line) });
     await done(ctx, `✅ You swapped the stones at ${positionPair(ctx.view, a.line, a.position, b.position)}.`);
@@ -170,7 +178,7 @@ const swap: Route = {
 
 const peek: Route = {
   async handle(ctx, [share, line]) {
-    const picked = ctx.values.map((v) => stone(v, line as number));
+    const picked = ctx.values.map((v) => stone(ctx.view, v, line as number));
     const l = (line as 0 | 1) ?? 0;
     const partner = share === 1 ? ctx.view.partner : null;
     if (share === 1 && !partner) throw new UserError('tellstones/no-partner', 'Only King’s Circle has partners to hand a peek to.');
@@ -190,7 +198,7 @@ const peek: Route = {
 /** A split peek, step 1: the stones are picked; now which of them the partner sees. */
 const splitpick: Route = {
   async handle(ctx, [line]) {
-    const picked = ctx.values.map((v) => stone(v, line as number)).map((x) => x.position).sort((a, b) => a - b);
+    const picked = ctx.values.map((v) => stone(ctx.view, v, line as number)).map((x) => x.position).sort((a, b) => a - b);
     if (!ctx.view.partner || picked.length < 2) throw new UserError('tellstones/no-partner', 'Split a peek of two or three stones with your partner (King’s Circle).');
     const l = line as 0 | 1;
     const options = picked.map((position) => ({ label: where(ctx.view, l, position).replace(/^./, (c) => c.toUpperCase()), value: `${l}:${position}`, emoji: { name: '⬛' } }));
@@ -207,7 +215,7 @@ const split: Route = {
   async handle(ctx, [line, positions]) {
     const all = String(positions).split('.').map(Number);
     const l = line as 0 | 1;
-    const theirs = ctx.values.map((v) => stone(v, l).position).filter((p) => all.includes(p));
+    const theirs = ctx.values.map((v) => stone(ctx.view, v, l).position).filter((p) => all.includes(p));
     const mine = all.filter((p) => !theirs.includes(p));
     const partner = ctx.view.partner;
     if (!partner || theirs.length === 0 || mine.length === 0) throw new UserError('input/bad-choice', 'Give your partner some of the stones and keep the rest: open Peek again from the board.');
@@ -223,7 +231,7 @@ const split: Route = {
 
 const chal: Route = {
   async handle(ctx) {
-    const s = stone(ctx.values[0]);
+    const s = stone(ctx.view, ctx.values[0]);
     await ctx.play({ type: 'challenge', position: s.position, ...lineOf(ctx.view, s.line) });
     await done(ctx, `✅ You challenged ${mention(nextOf(ctx.view, ctx.userId))} to name the stone at ${where(ctx.view, s.line, s.position)}.`);
   },
@@ -252,7 +260,7 @@ const prvp: Route = {
     const p = ctx.view.pending;
     if (p?.kind !== 'proof') throw new UserError('tellstones/no-proof', 'No boast is being proven now.');
     if (p.prover !== ctx.userId) throw new UserError('tellstones/not-prover', `It is ${mention(p.prover)}’s turn to name a stone of the boast.`);
-    const s = stone(ctx.values[0]);
+    const s = stone(ctx.view, ctx.values[0]);
     await ctx.reply({
       content: `📣 The stone at ${where(ctx.view, s.line, s.position)} is…? (a wrong name loses the game)`,
       components: symbolRows((sym) => ctx.id('prv', s.line, s.position, sym)),
