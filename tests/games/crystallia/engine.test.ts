@@ -13,6 +13,8 @@ import {
   STONES,
   SUPPLY_PER_COLOUR,
   TILES,
+  parseSquare,
+  squareName,
   type CrystalliaMove,
   type CrystalliaState,
 } from '../../../src/games/crystallia/engine/index.ts';
@@ -60,6 +62,15 @@ describe('the edition data', () => {
     expect(counts.size).toBe(6 + 4 + 1);
     expect(PYRAMID_ROWS.reduce((a, b) => a + b, 0)).toBe(24);
     expect(SUPPLY_PER_COLOUR).toBe(20);
+  });
+});
+
+describe('square names', () => {
+  it('row letter A-F from the top, column 1-9 from the left, as the picture\'s edges show them', () => {
+    expect([0, 8, 9, 45, 53].map(squareName)).toEqual(['A1', 'A9', 'B1', 'F1', 'F9']);
+    for (let sq = 0; sq < 54; sq++) expect(parseSquare(squareName(sq))).toBe(sq);
+    expect(parseSquare(' c4 ')).toBe(2 * 9 + 3);
+    for (const bad of ['G1', 'A0', 'A10', 'I6', '4C', '', 'C']) expect(parseSquare(bad)).toBeNull();
   });
 });
 
@@ -172,10 +183,10 @@ describe('Advanced Mode: the secret flip step', () => {
 
 describe('turns, steps and timers', () => {
   it('the turn timer keeps its key across the steps of a turn and changes with each turn, second turns included', () => {
-    const s0 = position({ squares: boardOf('p', { E3: 'M', A1: 'E' }), placed: [['rb', 'G6', 'right']], pyramid: ['gp', 'bg', 'rr'] });
+    const s0 = position({ squares: boardOf('p', { C5: 'M', A1: 'E' }), placed: [['rb', 'F7', 'right']], pyramid: ['gp', 'bg', 'rr'] });
     const key = (s: CrystalliaState) => crystallia.timers(s).map((t) => `${t.key}|${t.player}|${t.onExpiry.type}|${JSON.stringify(t.after)}`);
     expect(key(s0)).toEqual(['turn:5|alice|forfeit|"turn-limit"']);
-    const s1 = play(s0, place(avail(s0), 'E3'));
+    const s1 = play(s0, place(avail(s0), 'C5'));
     expect(s1.turn!.step).toBe('ability');
     expect(key(s1)).toEqual(key(s0));
     const s2 = play(s1, { type: 'skip-ability' });
@@ -190,8 +201,8 @@ describe('turns, steps and timers', () => {
   });
 
   it('an earned second turn is the last: no player takes three turns in a row', () => {
-    const s0 = position({ squares: boardOf('p', { C1: 'E', C3: 'E' }), pyramid: ['rb', 'gp', 'bg'] });
-    const s1 = play(s0, place(avail(s0, 0), 'C1'), { type: 'isolate', colour: 'red' });
+    const s0 = position({ squares: boardOf('p', { A3: 'E', C3: 'E' }), pyramid: ['rb', 'gp', 'bg'] });
+    const s1 = play(s0, place(avail(s0, 0), 'A3'), { type: 'isolate', colour: 'red' });
     expect(s1.turn).toMatchObject({ player: 'alice', second: true });
     const s2 = play(s1, place(avail(s0, 1), 'C3'), { type: 'isolate', colour: 'green' });
     expect(s2.turn).toMatchObject({ player: 'bob', second: false });
@@ -199,10 +210,10 @@ describe('turns, steps and timers', () => {
 
   it('the one-line record of the last turn', () => {
     const s0 = position({ placed: [['rr', 'A1', 'right']], pyramid: ['rr', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s1 = play(s0, place(avail(s0), 'A3'));
     const v = crystallia.view(s1, null);
     expect(v.lastTurn).toMatchObject({ player: 'alice', number: 5, second: false });
-    expect(v.lastTurn!.text).toBe('placed red/red on C1–D1 · +2 purple (square) · +3 red (run) · second turn (run of 4)');
+    expect(v.lastTurn!.text).toBe('placed red/red on A3–A4 · +2 purple (square) · +3 red (run) · second turn (run of 4)');
     expect(v.thisTurn).toMatchObject({ player: 'alice', second: true, text: '' });
     expect(describeTurn([{ kind: 'talisman', colour: 'green' }, { kind: 'black', why: 'empty-supply', platform: 'red', colour: 'green', source: 'talisman' }])).toBe(
       'used a talisman for green · +1 black (no green left, talisman)',
@@ -280,7 +291,7 @@ describe('forfeits', () => {
 
 describe('the autopilot', () => {
   it('never goes out with 13 when it can avoid it (every purple square would put it out)', () => {
-    const s0 = position({ squares: boardOf('p', { A1: 'r', B1: 'r' }), pyramid: ['bg', 'bp'], crystals: { alice: { purple: 12 } }, supply: { purple: 8 } });
+    const s0 = position({ squares: boardOf('p', { A1: 'r', A2: 'r' }), pyramid: ['bg', 'bp'], crystals: { alice: { purple: 12 } }, supply: { purple: 8 } });
     const m = crystallia.autopilot!(s0, 'alice', autopilotRng(SEED, 1));
     expect(m.type === 'place' || m.type === 'talisman').toBe(true);
     const s1 = crystallia.apply(s0, 'alice', m);

@@ -20,10 +20,10 @@ export const TWO = ['alice', 'bob'] as const;
 export const THREE = ['alice', 'bob', 'carol'] as const;
 export const FOUR = ['alice', 'bob', 'carol', 'dave'] as const;
 
-/** A square from its name: column letter A-I, row 1-6 (A1 top left). */
+/** A square from its name: row letter A-F, column 1-9 (A1 top left, A9 top right). */
 export function sq(name: string): number {
-  const col = name.charCodeAt(0) - 65;
-  const row = Number(name.slice(1)) - 1;
+  const row = name.charCodeAt(0) - 65;
+  const col = Number(name.slice(1)) - 1;
   if (col < 0 || col >= 9 || row < 0 || row >= 6) throw new Error(`bad square ${name}`);
   return row * BOARD_COLS + col;
 }
@@ -39,7 +39,7 @@ export function halves(spec: string): [Half, Half] {
   return [a, b];
 }
 
-/** A board in which every square shows `fill` (purple by default), with some squares set by name: `{ C3: 'M', D3: 'r' }`. */
+/** A board in which every square shows `fill` (purple by default), with some squares set by name: `{ C3: 'M', C4: 'r' }`. */
 export function boardOf(fill: string = 'p', set: Record<string, string> = {}): SquareKind[] {
   const out = new Array<SquareKind>(54).fill(SQUARE[fill]!);
   for (const [name, k] of Object.entries(set)) {

@@ -13,68 +13,68 @@ const runRows: Array<{ rule: string; pos: Position; move: [number, string, 'righ
   {
     rule: 'matching: a run in a row pays its length - 1',
     pos: { placed: [['rr', 'A1', 'right']], pyramid: ['rb', 'gp'] },
-    move: [0, 'C1', 'right'],
+    move: [0, 'A3', 'right'],
     gains: [...P2, '+red(run)', '+red(run)'],
   },
   {
     rule: 'each run pays once however many new halves it holds: R [R R] pays 2, not 4',
     pos: { placed: [['rg', 'A1', 'down']], pyramid: ['rr', 'gp'] },
-    move: [0, 'B1', 'right'],
+    move: [0, 'A2', 'right'],
     gains: [...P2, '+red(run)', '+red(run)'],
   },
   {
     rule: 'yellow matches every colour at once: R R Y B B is a red run of 3 and a blue run of 3',
-    pos: { placed: [['rr', 'A1', 'right'], ['bb', 'D1', 'right']], pyramid: ['yy', 'gp'] },
-    move: [0, 'C1', 'down'],
+    pos: { placed: [['rr', 'A1', 'right'], ['bb', 'A4', 'right']], pyramid: ['yy', 'gp'] },
+    move: [0, 'A3', 'down'],
     // Six crystals: the turn also ends with a black one.
     gains: [...P2, '+red(run)', '+red(run)', '+blue(run)', '+blue(run)', 'black(bonus)'],
   },
   {
     rule: 'a run of yellow halves only pays nothing (four wilds are still a run of 4)',
     pos: { placed: [['yy', 'A1', 'right']], pyramid: ['yy', 'gp'] },
-    move: [0, 'C1', 'right'],
+    move: [0, 'A3', 'right'],
     gains: P2,
     secondTurn: true,
   },
   {
     rule: 'a stone alone pays no run: a double touching nothing is isolated and gives its colour at once',
     pos: { pyramid: ['rr', 'gp'] },
-    move: [0, 'E3', 'right'],
+    move: [0, 'C5', 'right'],
     gains: [...P2, '+red(isolation)'],
   },
   {
     rule: 'the whole run counts, also halves that reach the new stone only through other stones',
-    pos: { placed: [['gr', 'A1', 'right'], ['rg', 'C1', 'down']], pyramid: ['rb', 'gp'] },
-    move: [0, 'D1', 'right'],
+    pos: { placed: [['gr', 'A1', 'right'], ['rg', 'A3', 'down']], pyramid: ['rb', 'gp'] },
+    move: [0, 'A4', 'right'],
     gains: [...P2, '+red(run)', '+red(run)'],
   },
   {
     rule: 'payment order: first half before second, row before column (the first half pays in its column first)',
-    pos: { placed: [['bb', 'C3', 'down'], ['rg', 'E2', 'right']], pyramid: ['br', 'gp'] },
-    move: [0, 'C2', 'right'],
+    pos: { placed: [['bb', 'C3', 'down'], ['rg', 'B5', 'right']], pyramid: ['br', 'gp'] },
+    move: [0, 'B3', 'right'],
     gains: [...P2, '+blue(run)', '+blue(run)', '+red(run)'],
   },
   {
     rule: 'payment order: within one half, its row before its column (a wild pays green in its row, then blue in its column)',
-    pos: { placed: [['gb', 'B1', 'right'], ['rg', 'A2', 'right'], ['bg', 'C3', 'right']], pyramid: ['yy', 'gp'] },
-    move: [0, 'C2', 'right'],
+    pos: { placed: [['gb', 'A2', 'right'], ['rg', 'B1', 'right'], ['bg', 'C3', 'right']], pyramid: ['yy', 'gp'] },
+    move: [0, 'B3', 'right'],
     gains: [...P2, '+green(run)', '+green(run)', '+blue(run)', '+blue(run)', '+green(run)', 'black(bonus)'],
   },
   {
     rule: 'touching only diagonally: not isolated, and no run, so only the squares pay',
     pos: { placed: [['gg', 'A1', 'right']], pyramid: ['rb', 'gp'] },
-    move: [0, 'C2', 'right'],
+    move: [0, 'B3', 'right'],
     gains: P2,
   },
   {
     rule: 'touching orthogonally in another colour: nothing but the squares',
     pos: { placed: [['gg', 'A1', 'right']], pyramid: ['rb', 'gp'] },
-    move: [0, 'C1', 'right'],
+    move: [0, 'A3', 'right'],
     gains: P2,
   },
   {
     rule: 'runs in a column pay too',
-    pos: { placed: [['gg', 'D2', 'down']], pyramid: ['gr', 'bp'] },
+    pos: { placed: [['gg', 'B4', 'down']], pyramid: ['gr', 'bp'] },
     move: [0, 'D4', 'right'],
     gains: [...P2, '+green(run)', '+green(run)'],
   },
@@ -96,7 +96,7 @@ describe('runs, matching and isolation', () => {
 
   it('isolation with two colours waits for the choice, listing exactly those colours', () => {
     const s0 = position({ pyramid: ['rb', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'E3'));
+    const s1 = play(s0, place(avail(s0), 'C5'));
     expect(s1.turn).toMatchObject({ player: 'alice', step: 'isolate', choices: ['red', 'blue'] });
     expect(crystallia.legalMoves(s1, 'alice')).toEqual([
       { type: 'isolate', colour: 'red' },
@@ -110,20 +110,20 @@ describe('runs, matching and isolation', () => {
 
   it('a yellow half lets the isolation crystal take any colour', () => {
     const s0 = position({ pyramid: ['yy', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'E3'));
+    const s1 = play(s0, place(avail(s0), 'C5'));
     expect(s1.turn!.choices).toEqual(['red', 'blue', 'green', 'purple']);
   });
 
   it('a placement making a run of 5 of one colour, wilds included, is refused and never listed', () => {
-    const s = position({ placed: [['rr', 'A1', 'right'], ['yy', 'C1', 'right']], pyramid: ['rg', 'gr'] });
-    const bad = place(avail(s, 0), 'E1', 'right');
+    const s = position({ placed: [['rr', 'A1', 'right'], ['yy', 'A3', 'right']], pyramid: ['rg', 'gr'] });
+    const bad = place(avail(s, 0), 'A5', 'right');
     expectRuleError(() => crystallia.apply(s, 'alice', bad), 'run-of-five');
     expect(listed(s, bad)).toBe(false);
     // The other way round the stone puts green next to the run: legal, and a run of 4 + green.
-    const good = place(avail(s, 0), 'F1', 'left');
+    const good = place(avail(s, 0), 'A6', 'left');
     expect(listed(s, good)).toBe(true);
-    const s1 = play(s, place(avail(s, 1), 'E1', 'right'));
-    // Green on E1 continues the two wilds (C1 D1 E1: a green run of 3); red on F1 touches no red.
+    const s1 = play(s, place(avail(s, 1), 'A5', 'right'));
+    // Green on A5 continues the two wilds (A3 A4 A5: a green run of 3); red on A6 touches no red.
     expect(gains(s1)).toEqual([...P2, '+green(run)', '+green(run)']);
   });
 
@@ -135,7 +135,7 @@ describe('runs, matching and isolation', () => {
     expect(moves.filter((m) => m.type === 'place' && m.stone === avail(s, 0))).toHaveLength(186);
     expect(moves.filter((m) => m.type === 'place' && m.stone === avail(s, 1))).toHaveLength(93);
     // A double's other spelling is accepted and means the same placement.
-    const a = play(s, place(avail(s, 1), 'B1', 'left'));
+    const a = play(s, place(avail(s, 1), 'A2', 'left'));
     const b = play(s, place(avail(s, 1), 'A1', 'right'));
     expect(a.positions[avail(s, 1)]!.slice().sort()).toEqual(b.positions[avail(s, 1)]!.slice().sort());
     expect(gains(a)).toEqual(gains(b));
@@ -143,20 +143,20 @@ describe('runs, matching and isolation', () => {
 
   it('off the board, on a stone, or a stone not available: refused', () => {
     const s = position({ placed: [['gg', 'A1', 'right']], pyramid: ['rb'], hidden: ['bp'] });
-    expectRuleError(() => crystallia.apply(s, 'alice', place(avail(s), 'I1', 'right')), 'off-board');
+    expectRuleError(() => crystallia.apply(s, 'alice', place(avail(s), 'A9', 'right')), 'off-board');
     expectRuleError(() => crystallia.apply(s, 'alice', place(avail(s), 'B2', 'up')), 'occupied');
-    expectRuleError(() => crystallia.apply(s, 'alice', place(s.pyramid[1][0]!, 'E3')), 'not-available');
-    expectRuleError(() => crystallia.apply(s, 'alice', place(0, 'E3')), 'not-available');
-    expectRuleError(() => crystallia.apply(s, 'bob', place(avail(s), 'E3')), 'not-your-turn');
-    expectRuleError(() => crystallia.apply(s, 'zed', place(avail(s), 'E3')), 'not-a-player');
+    expectRuleError(() => crystallia.apply(s, 'alice', place(s.pyramid[1][0]!, 'C5')), 'not-available');
+    expectRuleError(() => crystallia.apply(s, 'alice', place(0, 'C5')), 'not-available');
+    expectRuleError(() => crystallia.apply(s, 'bob', place(avail(s), 'C5')), 'not-your-turn');
+    expectRuleError(() => crystallia.apply(s, 'zed', place(avail(s), 'C5')), 'not-a-player');
     expectRuleError(() => crystallia.apply(s, 'alice', { type: 'place', stone: 99, square: 0, dir: 'right' } as never), 'bad-move');
   });
 });
 
 describe('second turns', () => {
   it('a new run of exactly 4 gives one mandatory second turn, which never earns a third', () => {
-    const s0 = position({ placed: [['rr', 'A1', 'right'], ['gg', 'A3', 'right']], pyramid: ['rr', 'gg', 'bp', 'bp'] });
-    const s1 = play(s0, place(avail(s0, 0), 'C1'));
+    const s0 = position({ placed: [['rr', 'A1', 'right'], ['gg', 'C1', 'right']], pyramid: ['rr', 'gg', 'bp', 'bp'] });
+    const s1 = play(s0, place(avail(s0, 0), 'A3'));
     expect(gains(s1)).toEqual([...P2, '+red(run)', '+red(run)', '+red(run)']);
     expect(s1.log.last!.events.at(-1)).toEqual({ kind: 'second-turn', why: ['run-of-4'] });
     expect(s1.turn).toMatchObject({ player: 'alice', second: true, number: 6 });
@@ -169,17 +169,17 @@ describe('second turns', () => {
   });
 
   it('a run of 4 already on the board before the turn gives nothing', () => {
-    const s0 = position({ placed: [['rr', 'A1', 'right'], ['rr', 'C1', 'right']], pyramid: ['bg', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'A2'));
+    const s0 = position({ placed: [['rr', 'A1', 'right'], ['rr', 'A3', 'right']], pyramid: ['bg', 'gp'] });
+    const s1 = play(s0, place(avail(s0), 'B1'));
     expect(s1.turn!.player).toBe('bob');
   });
 
   it('a run of 4 made by a Move counts (after the placement and its abilities); the moved stone pays nothing itself', () => {
-    const s0 = position({ squares: boardOf('p', { A4: 'M' }), placed: [['rr', 'A1', 'right'], ['rr', 'E5', 'right']], pyramid: ['gb', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'A4'));
+    const s0 = position({ squares: boardOf('p', { D1: 'M' }), placed: [['rr', 'A1', 'right'], ['rr', 'E5', 'right']], pyramid: ['gb', 'gp'] });
+    const s1 = play(s0, place(avail(s0), 'D1'));
     expect(s1.turn).toMatchObject({ step: 'ability', pending: ['move'] });
-    const s2 = play(s1, { type: 'move', stone: 1, to: sq('C1') });
-    // The moved stone's new squares pay at once, then the new stone's square (A4 is the Move), then isolation.
+    const s2 = play(s1, { type: 'move', stone: 1, to: sq('A3') });
+    // The moved stone's new squares pay at once, then the new stone's square (D1 is the Move), then isolation.
     expect(s2.turn).toMatchObject({ step: 'isolate', choices: ['blue', 'green'] });
     const s3 = play(s2, { type: 'isolate', colour: 'green' });
     expect(gains(s3)).toEqual(['+purple(square)', '+purple(square)', '+purple(square)', '+green(isolation)']);
@@ -187,8 +187,8 @@ describe('second turns', () => {
   });
 
   it('Extra Turn is mandatory and needs no move', () => {
-    const s0 = position({ squares: boardOf('p', { C1: 'E' }), pyramid: ['rb', 'gp'] });
-    const s1 = play(s0, place(avail(s0), 'C1'), { type: 'isolate', colour: 'red' });
+    const s0 = position({ squares: boardOf('p', { A3: 'E' }), pyramid: ['rb', 'gp'] });
+    const s1 = play(s0, place(avail(s0), 'A3'), { type: 'isolate', colour: 'red' });
     expect(s1.log.last!.events.at(-1)).toEqual({ kind: 'second-turn', why: ['extra-turn'] });
     expect(s1.turn).toMatchObject({ player: 'alice', second: true });
     // The Extra Turn square gives no crystal; the other square does.
@@ -196,25 +196,25 @@ describe('second turns', () => {
   });
 
   it('the first turn of the game may cover Extra Turn, which then does nothing', () => {
-    const s0 = position({ squares: boardOf('p', { C1: 'E' }), pyramid: ['rr', 'gp'], turn: { number: 0 } });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s0 = position({ squares: boardOf('p', { A3: 'E' }), pyramid: ['rr', 'gp'], turn: { number: 0 } });
+    const s1 = play(s0, place(avail(s0), 'A3'));
     expect(s1.log.last!.events).toContainEqual({ kind: 'extra-turn-void', why: 'first-turn' });
     expect(s1.turn).toMatchObject({ player: 'bob', second: false, number: 1 });
   });
 
   it('Extra Turn on a second turn does nothing; Extra Turn and a run of 4 together give one second turn', () => {
-    const s0 = position({ squares: boardOf('p', { C1: 'E', E3: 'E' }), placed: [['rr', 'A1', 'right']], pyramid: ['rr', 'bg', 'gp'] });
-    const s1 = play(s0, place(avail(s0, 0), 'C1'));
+    const s0 = position({ squares: boardOf('p', { A3: 'E', C5: 'E' }), placed: [['rr', 'A1', 'right']], pyramid: ['rr', 'bg', 'gp'] });
+    const s1 = play(s0, place(avail(s0, 0), 'A3'));
     expect(s1.log.last!.events.at(-1)).toEqual({ kind: 'second-turn', why: ['run-of-4', 'extra-turn'] });
     expect(s1.turn).toMatchObject({ player: 'alice', second: true });
-    const s2 = play(s1, place(avail(s0, 1), 'E3'), { type: 'isolate', colour: 'blue' });
+    const s2 = play(s1, place(avail(s0, 1), 'C5'), { type: 'isolate', colour: 'blue' });
     expect(s2.log.last!.events).toContainEqual({ kind: 'extra-turn-void', why: 'second-turn' });
     expect(s2.turn).toMatchObject({ player: 'bob', second: false });
   });
 
   it('the game ends after the turn that takes the last stone, even if it earned a second turn', () => {
     const s0 = position({ placed: [['rr', 'A1', 'right']], pyramid: ['rr'] });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s1 = play(s0, place(avail(s0), 'A3'));
     expect(s1.outcome).toMatchObject({ reason: 'pyramid-empty', winners: ['alice'] });
     expect(s1.log.last!.events.some((e) => e.kind === 'second-turn')).toBe(false);
     expect(crystallia.awaiting(s1)).toEqual([]);
@@ -223,95 +223,95 @@ describe('second turns', () => {
 });
 
 describe('abilities', () => {
-  const base: Position = { squares: boardOf('p', { E3: 'M', F3: 'r', G5: 'g', H5: 'b' }), placed: [['rb', 'A1', 'right']], pyramid: ['gp', 'bp'] };
+  const base: Position = { squares: boardOf('p', { C5: 'M', C6: 'r', E7: 'g', E8: 'b' }), placed: [['rb', 'A1', 'right']], pyramid: ['gp', 'bp'] };
 
   it('Move lists exactly every other legal place of every other stone, orientation kept', () => {
-    const s1 = play(position(base), place(avail(position(base)), 'E3'));
+    const s1 = play(position(base), place(avail(position(base)), 'C5'));
     const moves = crystallia.legalMoves(s1, 'alice');
-    // 48 horizontal slots, minus where it is, minus the three that overlap the new stone on E3-F3.
+    // 48 horizontal slots, minus where it is, minus the three that overlap the new stone on C5-C6.
     expect(moves.filter((m) => m.type === 'move')).toHaveLength(44);
     expect(moves.at(-1)).toEqual({ type: 'skip-ability' });
     expect(moves.every((m) => m.type !== 'move' || m.stone === 0)).toBe(true);
     expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: 0, to: sq('A1') }), 'same-place');
-    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: 0, to: sq('D3') }), 'occupied');
-    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: 0, to: sq('I2') }), 'off-board');
-    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: avail(position(base)), to: sq('A4') }), 'new-stone');
-    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'rotate', stone: 0, pivot: 0, to: sq('A2') }), 'no-such-ability');
+    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: 0, to: sq('C4') }), 'occupied');
+    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: 0, to: sq('B9') }), 'off-board');
+    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'move', stone: avail(position(base)), to: sq('D1') }), 'new-stone');
+    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'rotate', stone: 0, pivot: 0, to: sq('B1') }), 'no-such-ability');
     expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'isolate', colour: 'red' }), 'wrong-step');
   });
 
   it('crystal order: squares newly covered by the Move as it resolves, then the new stone\'s squares, then the rest', () => {
     const s0 = position(base);
-    const s1 = play(s0, place(avail(s0), 'E3'), { type: 'move', stone: 0, to: sq('G5') });
-    // The new stone (green/purple on E3-F3) is isolated once the red/blue stone has left A1.
+    const s1 = play(s0, place(avail(s0), 'C5'), { type: 'move', stone: 0, to: sq('E7') });
+    // The new stone (green/purple on C5-C6) is isolated once the red/blue stone has left A1.
     expect(s1.turn!.step).toBe('isolate');
     const s2 = play(s1, { type: 'isolate', colour: 'purple' });
     expect(gains(s2)).toEqual(['+green(square)', '+blue(square)', '+red(square)', '+purple(isolation)']);
-    expect(s2.positions[0]).toEqual([sq('G5'), sq('H5')]);
+    expect(s2.positions[0]).toEqual([sq('E7'), sq('E8')]);
   });
 
   it('a Move may overlap its old squares; only the newly covered square pays', () => {
     const s0 = position(base);
-    const s1 = play(s0, place(avail(s0), 'E3'), { type: 'move', stone: 0, to: sq('B1') }, { type: 'isolate', colour: 'green' });
+    const s1 = play(s0, place(avail(s0), 'C5'), { type: 'move', stone: 0, to: sq('A2') }, { type: 'isolate', colour: 'green' });
     expect(gains(s1)).toEqual(['+purple(square)', '+red(square)', '+green(isolation)']);
   });
 
   it('skip-ability declines the pending abilities', () => {
     const s0 = position(base);
-    const s1 = play(s0, place(avail(s0), 'E3'), { type: 'skip-ability' });
+    const s1 = play(s0, place(avail(s0), 'C5'), { type: 'skip-ability' });
     expect(s1.log.current!.events).toContainEqual({ kind: 'skip', abilities: ['move'], declined: true });
-    expect(s1.positions[0]).toEqual([sq('A1'), sq('B1')]);
+    expect(s1.positions[0]).toEqual([sq('A1'), sq('A2')]);
     expect(s1.turn).toMatchObject({ player: 'alice', step: 'isolate', pending: [] });
   });
 
   it('Rotate keeps one half and turns the other onto an empty orthogonal neighbour: exactly those are listed', () => {
-    const s0 = position({ ...base, squares: boardOf('p', { E3: 'T', B2: 'b' }) });
-    const s1 = play(s0, place(avail(s0), 'E3'));
+    const s0 = position({ ...base, squares: boardOf('p', { C5: 'T', B2: 'b' }) });
+    const s1 = play(s0, place(avail(s0), 'C5'));
     const rotations = crystallia.legalMoves(s1, 'alice').filter((m) => m.type === 'rotate');
     expect(rotations).toEqual([
-      { type: 'rotate', stone: 0, pivot: 0, to: sq('A2') },
-      { type: 'rotate', stone: 0, pivot: 1, to: sq('C1') },
+      { type: 'rotate', stone: 0, pivot: 0, to: sq('B1') },
+      { type: 'rotate', stone: 0, pivot: 1, to: sq('A3') },
       { type: 'rotate', stone: 0, pivot: 1, to: sq('B2') },
     ]);
     expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'rotate', stone: 0, pivot: 1, to: sq('A1') }), 'same-place');
-    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'rotate', stone: 0, pivot: 0, to: sq('C1') }), 'not-adjacent');
+    expectRuleError(() => crystallia.apply(s1, 'alice', { type: 'rotate', stone: 0, pivot: 0, to: sq('A3') }), 'not-adjacent');
     const s2 = play(s1, { type: 'rotate', stone: 0, pivot: 1, to: sq('B2') });
-    // Half 1 (blue) stays on B1, half 0 (red) turns onto B2 and takes its blue crystal at once.
-    expect(s2.positions[0]).toEqual([sq('B2'), sq('B1')]);
+    // Half 1 (blue) stays on A2, half 0 (red) turns onto B2 and takes its blue crystal at once.
+    expect(s2.positions[0]).toEqual([sq('B2'), sq('A2')]);
     expect(gains(s2, 'current')).toEqual(['+blue(square)', '+purple(square)']);
     expect(s2.turn!.step).toBe('isolate');
   });
 
   it('a Move or a Rotate making a run of 5 is refused and never listed', () => {
-    const s0 = position({ squares: boardOf('p', { E5: 'M' }), placed: [['rr', 'A1', 'right'], ['rr', 'C1', 'right'], ['rg', 'A3', 'right']], pyramid: ['gp', 'bp'] });
+    const s0 = position({ squares: boardOf('p', { E5: 'M' }), placed: [['rr', 'A1', 'right'], ['rr', 'A3', 'right'], ['rg', 'C1', 'right']], pyramid: ['gp', 'bp'] });
     const s1 = play(s0, place(avail(s0), 'E5'));
-    const bad: CrystalliaMove = { type: 'move', stone: 2, to: sq('E1') };
+    const bad: CrystalliaMove = { type: 'move', stone: 2, to: sq('A5') };
     expectRuleError(() => crystallia.apply(s1, 'alice', bad), 'run-of-five');
     expect(listed(s1, bad)).toBe(false);
-    expect(listed(s1, { type: 'move', stone: 2, to: sq('F1') })).toBe(true);
-    // Rotate: green/red on E2-F2 keeping E2 and turning red onto E1 would make five reds.
-    const r0 = position({ squares: boardOf('p', { E5: 'T' }), placed: [['rr', 'A1', 'right'], ['rr', 'C1', 'right'], ['gr', 'E2', 'right']], pyramid: ['gp', 'bp'] });
+    expect(listed(s1, { type: 'move', stone: 2, to: sq('A6') })).toBe(true);
+    // Rotate: green/red on B5-B6 keeping B5 and turning red onto A5 would make five reds.
+    const r0 = position({ squares: boardOf('p', { E5: 'T' }), placed: [['rr', 'A1', 'right'], ['rr', 'A3', 'right'], ['gr', 'B5', 'right']], pyramid: ['gp', 'bp'] });
     const r1 = play(r0, place(avail(r0), 'E5'));
-    const badTurn: CrystalliaMove = { type: 'rotate', stone: 2, pivot: 0, to: sq('E1') };
+    const badTurn: CrystalliaMove = { type: 'rotate', stone: 2, pivot: 0, to: sq('A5') };
     expectRuleError(() => crystallia.apply(r1, 'alice', badTurn), 'run-of-five');
     expect(listed(r1, badTurn)).toBe(false);
-    expect(listed(r1, { type: 'rotate', stone: 2, pivot: 0, to: sq('E3') })).toBe(true);
+    expect(listed(r1, { type: 'rotate', stone: 2, pivot: 0, to: sq('C5') })).toBe(true);
   });
 
   it('an ability square covered by a Move works; each ability square works at most once per turn', () => {
     // The new stone covers two Moves; the first Move puts the stone on a third Move (E5), the
     // second takes it off, the third puts it back: E5 has already worked, so nothing is added.
-    const s0 = position({ squares: boardOf('p', { A6: 'M', B6: 'M', E5: 'M' }), placed: [['gg', 'A1', 'right']], pyramid: ['rb', 'bp'] });
-    let s = play(s0, place(avail(s0), 'A6'));
+    const s0 = position({ squares: boardOf('p', { F1: 'M', F2: 'M', E5: 'M' }), placed: [['gg', 'A1', 'right']], pyramid: ['rb', 'bp'] });
+    let s = play(s0, place(avail(s0), 'F1'));
     expect(s.turn!.pending).toEqual(['move', 'move']);
     s = play(s, { type: 'move', stone: 0, to: sq('E5') });
     expect(s.turn!.pending).toEqual(['move', 'move']);
-    s = play(s, { type: 'move', stone: 0, to: sq('G1') });
+    s = play(s, { type: 'move', stone: 0, to: sq('A7') });
     expect(s.turn!.pending).toEqual(['move']);
     s = play(s, { type: 'move', stone: 0, to: sq('E5') });
     // No ability left: straight on to the crystals (the new stone is isolated: a choice).
     expect(s.turn).toMatchObject({ step: 'isolate', pending: [] });
-    expect(s.turn!.used.slice().sort((a, b) => a - b)).toEqual([sq('E5'), sq('A6'), sq('B6')]);
+    expect(s.turn!.used.slice().sort((a, b) => a - b)).toEqual([sq('E5'), sq('F1'), sq('F2')]);
   });
 
   it('an ability with no legal use is skipped by itself (the first stone of the game covering Move)', () => {
@@ -325,7 +325,7 @@ describe('abilities', () => {
 describe('crystals, black crystals and supercrystals', () => {
   it('an empty supply gives a black crystal, on the platform holding the most crystals', () => {
     const s0 = position({ squares: boardOf('r'), pyramid: ['gg', 'bp'], supply: { red: 0 }, crystals: { alice: { blue: 3, green: 5 } } });
-    const s1 = play(s0, place(avail(s0), 'E3'));
+    const s1 = play(s0, place(avail(s0), 'C5'));
     expect(s1.log.last!.events.filter((e) => e.kind === 'black')).toEqual([
       { kind: 'black', why: 'empty-supply', platform: 'green', colour: 'red', source: 'square' },
       { kind: 'black', why: 'empty-supply', platform: 'green', colour: 'red', source: 'square' },
@@ -336,19 +336,19 @@ describe('crystals, black crystals and supercrystals', () => {
 
   it('black crystals: ties for the fullest platform go to the first colour in order', () => {
     const s0 = position({ squares: boardOf('r'), pyramid: ['gp', 'bp'], supply: { red: 0 }, crystals: { alice: { blue: 2, green: 2 } } });
-    const s1 = play(s0, place(avail(s0), 'E3'), { type: 'isolate', colour: 'purple' });
+    const s1 = play(s0, place(avail(s0), 'C5'), { type: 'isolate', colour: 'purple' });
     expect(s1.platforms.alice!.blacks).toEqual({ red: 0, blue: 2, green: 0, purple: 0 });
   });
 
   const bonusRows: Array<{ rule: string; placed: Position['placed']; supply?: Position['supply']; black: boolean }> = [
-    { rule: 'six crystals in one turn: one black at the end of the turn', placed: [['rr', 'A1', 'right'], ['rr', 'A2', 'right']], black: true },
-    { rule: 'five crystals: no black', placed: [['rr', 'A1', 'right'], ['gr', 'A2', 'right']], black: false },
-    { rule: 'blacks from an empty supply count toward the six', placed: [['rr', 'A1', 'right'], ['rr', 'A2', 'right']], supply: { red: 1 }, black: true },
+    { rule: 'six crystals in one turn: one black at the end of the turn', placed: [['rr', 'A1', 'right'], ['rr', 'B1', 'right']], black: true },
+    { rule: 'five crystals: no black', placed: [['rr', 'A1', 'right'], ['gr', 'B1', 'right']], black: false },
+    { rule: 'blacks from an empty supply count toward the six', placed: [['rr', 'A1', 'right'], ['rr', 'B1', 'right']], supply: { red: 1 }, black: true },
   ];
   for (const row of bonusRows) {
     it(row.rule, () => {
       const s0 = position({ placed: row.placed!, pyramid: ['rr', 'bp'], ...(row.supply ? { supply: row.supply } : {}) });
-      const s1 = play(s0, place(avail(s0), 'C1', 'down'));
+      const s1 = play(s0, place(avail(s0), 'A3', 'down'));
       const evs = s1.log.last!.events;
       const bonus = evs.filter((e) => e.kind === 'black' && e.why === 'bonus');
       expect(bonus).toHaveLength(row.black ? 1 : 0);
@@ -358,7 +358,7 @@ describe('crystals, black crystals and supercrystals', () => {
 
   it('the supercrystal goes to the first to reach 9 (regular), crystal by crystal, even if the turn carries them past it', () => {
     const s0 = position({ placed: [['rr', 'A1', 'right']], pyramid: ['rb', 'gp'], crystals: { alice: { red: 8 }, bob: { red: 8 } } });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s1 = play(s0, place(avail(s0), 'A3'));
     expect(crystalsOf(s1, 'alice').red).toBe(10);
     expect(s1.supercrystals.red).toBe('alice');
     expect(s1.log.last!.events.filter((e) => e.kind === 'supercrystal')).toEqual([{ kind: 'supercrystal', colour: 'red' }]);
@@ -370,21 +370,21 @@ describe('crystals, black crystals and supercrystals', () => {
 
   it('advanced platform: the supercrystal at 5, then the sixth crystal empties it back to the supply and adds a black', () => {
     const s0 = position({ advanced: true, placed: [['rr', 'A1', 'right']], pyramid: ['rb', 'gp'], crystals: { alice: { red: 4 } }, flipped: { alice: ['red'] } });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s1 = play(s0, place(avail(s0), 'A3'));
     expect(s1.supercrystals.red).toBe('alice');
     expect(crystalsOf(s1, 'alice').red).toBe(0);
     expect(s1.supply.red).toBe(20);
     expect(s1.platforms.alice!.blacks.red).toBe(1);
     expect(s1.log.last!.events.filter((e) => e.kind !== 'gain')).toEqual([
-      { kind: 'place', stone: avail(s0), halves: ['red', 'blue'], squares: [sq('C1'), sq('D1')] },
+      { kind: 'place', stone: avail(s0), halves: ['red', 'blue'], squares: [sq('A3'), sq('A4')] },
       { kind: 'supercrystal', colour: 'red' },
       { kind: 'black', why: 'overflow', platform: 'red' },
     ]);
   });
 
   it('an advanced platform\'s sixth crystal counts toward the six of a turn; its overflow black does not', () => {
-    const s0 = position({ advanced: true, placed: [['rr', 'A1', 'right'], ['rr', 'A2', 'right']], pyramid: ['rr', 'bp'], crystals: { alice: { red: 3 } }, flipped: { alice: ['red'] } });
-    const s1 = play(s0, place(avail(s0), 'C1', 'down'));
+    const s0 = position({ advanced: true, placed: [['rr', 'A1', 'right'], ['rr', 'B1', 'right']], pyramid: ['rr', 'bp'], crystals: { alice: { red: 3 } }, flipped: { alice: ['red'] } });
+    const s1 = play(s0, place(avail(s0), 'A3', 'down'));
     const blacks = s1.log.last!.events.filter((e) => e.kind === 'black').map((e) => (e.kind === 'black' ? e.why : ''));
     expect(blacks).toEqual(['overflow', 'bonus']);
     expect(totalBlacks(s1, 'alice')).toBe(2);
@@ -425,21 +425,21 @@ describe('talismans', () => {
 });
 
 /**
- * A nearly full board (22 stones): the only empty pairs are A6..E6 in a row, and columns B to E
- * hold four reds above row 6, so any stone with red or yellow on both halves fits nowhere.
+ * A nearly full board (22 stones): the only empty pairs are F1..F5 in a row, and columns 2 to 5
+ * hold four reds above row F, so any stone with red or yellow on both halves fits nowhere.
  */
 const FULL: Array<[string, string, 'right']> = (() => {
   const rows: Array<[string, string[]]> = [
     ['A1', ['gb', 'gb', 'gb', 'gb']],
     ['B2', ['rr', 'rr', 'gb', 'gb']],
-    ['A3', ['br', 'rr', 'rb', 'gb']],
-    ['B4', ['rr', 'rr', 'gb', 'gb']],
-    ['A5', ['br', 'rr', 'rg', 'bg']],
+    ['C1', ['br', 'rr', 'rb', 'gb']],
+    ['D2', ['rr', 'rr', 'gb', 'gb']],
+    ['E1', ['br', 'rr', 'rg', 'bg']],
     ['F6', ['bg', 'bg']],
   ];
   const out: Array<[string, string, 'right']> = [];
   for (const [start, stones] of rows) {
-    stones.forEach((h, i) => out.push([h, `${String.fromCharCode(start.charCodeAt(0) + 2 * i)}${start.slice(1)}`, 'right']));
+    stones.forEach((h, i) => out.push([h, `${start[0]}${Number(start.slice(1)) + 2 * i}`, 'right']));
   }
   return out;
 })();
@@ -451,7 +451,7 @@ describe('a stone that fits nowhere', () => {
     expect(new Set(moves.filter((m) => m.type === 'place').map((m) => (m.type === 'place' ? m.stone : -1)))).toEqual(new Set([avail(s, 1)]));
     expect(moves.some((m) => m.type === 'discard')).toBe(false);
     expectRuleError(() => crystallia.apply(s, 'alice', { type: 'discard', stone: avail(s, 0) }), 'stone-fits');
-    expectRuleError(() => crystallia.apply(s, 'alice', place(avail(s, 0), 'A6')), 'run-of-five');
+    expectRuleError(() => crystallia.apply(s, 'alice', place(avail(s, 0), 'F1')), 'run-of-five');
   });
 
   it('when none fits, the player takes one: it leaves the game, the turn ends, nothing is gained', () => {
@@ -473,7 +473,7 @@ describe('a stone that fits nowhere', () => {
 describe('13 crystals of one colour', () => {
   it('two players: out at once, the rest of the turn void, the other wins', () => {
     const s0 = position({ squares: boardOf('r'), placed: [['rr', 'A1', 'right']], pyramid: ['rr', 'gp'], crystals: { alice: { red: 12 }, bob: { red: 1 } } });
-    const s1 = play(s0, place(avail(s0), 'C1'));
+    const s1 = play(s0, place(avail(s0), 'A3'));
     expect(gains(s1)).toEqual(['+red(square)']);
     expect(s1.log.last!.events.at(-1)).toEqual({ kind: 'eliminated', colour: 'red' });
     expect(s1.outcome).toMatchObject({ reason: 'thirteen', winners: ['bob'] });
@@ -491,16 +491,16 @@ describe('13 crystals of one colour', () => {
     const s1 = play(s0, place(avail(s0, 0), 'A1'));
     expect(s1.eliminated).toEqual(['alice']);
     expect(s1.turn!.player).toBe('bob');
-    const s2 = play(s1, place(avail(s0, 1), 'A3'));
+    const s2 = play(s1, place(avail(s0, 1), 'C1'));
     expect(s2.eliminated).toEqual(['alice', 'bob']);
     expect(s2.turn!.player).toBe('carol');
-    const s3 = play(s2, place(avail(s0, 2), 'A5'), { type: 'isolate', colour: 'blue' });
+    const s3 = play(s2, place(avail(s0, 2), 'E1'), { type: 'isolate', colour: 'blue' });
     expect(s3.turn!.player).toBe('dave');
     const s4 = play(s3, place(avail(s0, 3), 'E5'), { type: 'isolate', colour: 'blue' });
     expect(s4.turn!.player).toBe('carol');
-    expectRuleError(() => crystallia.apply(s4, 'alice', place(s4.pyramid[1][0]!, 'G1')), 'out');
+    expectRuleError(() => crystallia.apply(s4, 'alice', place(s4.pyramid[1][0]!, 'A7')), 'out');
     expect(crystalsOf(s4, 'alice').red).toBe(13);
-    const end = play(s4, place(s4.pyramid[1][0]!, 'G1'), { type: 'isolate', colour: 'blue' });
+    const end = play(s4, place(s4.pyramid[1][0]!, 'A7'), { type: 'isolate', colour: 'blue' });
     expect(end.outcome!.reason).toBe('pyramid-empty');
     expect(end.outcome!.places).toMatchObject({ bob: 3, alice: 4 });
     expect(end.outcome!.winners.every((w) => w === 'carol' || w === 'dave')).toBe(true);
@@ -548,7 +548,7 @@ describe('the pyramid', () => {
     expect(v0.pyramid[1]!.slice(0, 2)).toEqual([{ faceUp: false }, { faceUp: false }]);
     const s1 = play(s0, place(avail(s0, 0), 'A1'), { type: 'isolate', colour: 'red' });
     expect(crystallia.view(s1, 'bob').pyramid[1]![0]).toEqual({ faceUp: false });
-    const s2 = play(s1, place(avail(s0, 1), 'A6'), { type: 'isolate', colour: 'green' });
+    const s2 = play(s1, place(avail(s0, 1), 'F1'), { type: 'isolate', colour: 'green' });
     const v2 = crystallia.view(s2, null);
     expect(v2.pyramid[1]![0]).toEqual({ faceUp: true, id: s0.pyramid[1][0], halves: ['red', 'red'] });
     expect(v2.pyramid[1]![1]).toEqual({ faceUp: false });

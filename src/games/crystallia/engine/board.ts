@@ -21,9 +21,19 @@ export const rowOf = (sq: number): number => Math.floor(sq / BOARD_COLS);
 export const colOf = (sq: number): number => sq % BOARD_COLS;
 export const squareAt = (row: number, col: number): number => row * BOARD_COLS + col;
 
-/** A square's name as players read it: column letter A-I, row number 1-6 (A1 is the top left). */
+/**
+ * A square's name as players read it and the picture's edges show it: row letter A-F (A is the
+ * top row), column number 1-9 (1 is the left column): A1 is the top left, F9 the bottom right.
+ */
 export function squareName(sq: number): string {
-  return `${String.fromCharCode(65 + colOf(sq))}${rowOf(sq) + 1}`;
+  return `${String.fromCharCode(65 + rowOf(sq))}${colOf(sq) + 1}`;
+}
+
+/** The square named `name` ("C4", case and spaces ignored), or null if there is none. */
+export function parseSquare(name: string): number | null {
+  const m = /^([A-Fa-f])\s*([1-9])$/.exec(name.trim());
+  if (!m) return null;
+  return squareAt(m[1]!.toUpperCase().charCodeAt(0) - 65, Number(m[2]) - 1);
 }
 
 /** The square next to `sq` in direction `dir`, or -1 off the board. */

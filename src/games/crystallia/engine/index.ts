@@ -63,7 +63,7 @@ export {
 } from './schema.ts';
 export { scoreBreakdown, type ColourScore, type PlatformsLike, type ScoreBreakdown } from './scoring.ts';
 export { describeTurn, stoneName, type CrystalliaView, type ViewCard, type ViewSeat, type ViewTurnLog } from './view.ts';
-export { colOf, neighbour, rowOf, squareAt, squareName } from './board.ts';
+export { colOf, neighbour, parseSquare, rowOf, squareAt, squareName } from './board.ts';
 
 /** One entry of a game's log, as `replay` consumes it. */
 export type CrystalliaLogEntry = ReplayEntry<CrystalliaMove>;
@@ -310,7 +310,8 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *
  * Setup
  * - 2-4 players. The board is six 3x3 tiles in 2 rows of 3 (6 rows x 9 columns; square = row * 9
- *   + column, named A1 (top left) to I6). 2-3 players: 3 of the 8 chaos and 3 of the 8 regular
+ *   + column, named by row letter A-F and column 1-9: A1 top left, A9 top right, F9 bottom right, as the
+ *   picture's edges show). 2-3 players: 3 of the 8 chaos and 3 of the 8 regular
  *   tiles, 4 players: 6 of the 8 chaos tiles, drawn at random; the six are laid in random places,
  *   each with a random quarter-turn rotation. The 24 stones are shuffled into the pyramid: rows of
  *   7 (top), 8, 9 (bottom); card i of a row is covered by cards i and i+1 of the row below. A card
