@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { autopilotRng } from '../../../src/kernel/autopilot.ts';
 import {
   ABILITIES,
-  AUTOPILOT_DELAY_MS,
   CHAOS_TILES,
   COLOURS,
   crystallia,
@@ -267,11 +266,11 @@ describe('forfeits', () => {
     expect(s1.outcome).toBeNull();
     expect(crystallia.out!(s1)).toEqual(['alice']);
     expectRuleError(() => crystallia.forfeit(s1, 'alice'), 'already-forfeited');
-    // Alice's turn goes on under the autopilot; her timer carries its move.
+    // Alice's turn goes on under the autopilot, which the platform runs at once in the same
+    // transaction (src/services/changes.ts): her turn runs no timer, so no deadline can forfeit her again.
     expect(crystallia.awaiting(s1)).toEqual(['alice']);
-    const [t] = crystallia.timers(s1);
-    expect(t).toMatchObject({ key: 'autopilot:5:0', player: 'alice', after: { ms: AUTOPILOT_DELAY_MS }, turn: false, onExpiry: { type: 'move' } });
-    const move = (t!.onExpiry as { move: CrystalliaMove }).move;
+    expect(crystallia.timers(s1)).toEqual([]);
+    const move = crystallia.autopilot!(s1, 'alice', autopilotRng(SEED, 0));
     expect(crystallia.legalMoves(s1, 'alice')).toContainEqual(move);
     let s = crystallia.apply(s1, 'alice', move);
     while (!s.outcome) {

@@ -1,4 +1,3 @@
-import { autopilotRng } from '../../../kernel/autopilot.ts';
 import { assertRunningAndSeated, checkSetup, copyOutcome } from '../../../kernel/checks.ts';
 import { replayWith, type ReplayEntry } from '../../../kernel/replay.ts';
 import { nextInt, rngFromSeed, shuffle, type RngState } from '../../../kernel/rng.ts';
@@ -67,9 +66,6 @@ export { colOf, neighbour, parseSquare, rowOf, squareAt, squareName } from './bo
 
 /** One entry of a game's log, as `replay` consumes it. */
 export type CrystalliaLogEntry = ReplayEntry<CrystalliaMove>;
-
-/** How long a forfeited seat's turn waits before its timer plays the autopilot's move (if the platform has not already). */
-export const AUTOPILOT_DELAY_MS = 3000;
 
 const GAME = 'crystallia';
 const TITLE = 'Crystallia';
@@ -269,8 +265,9 @@ function autopilot(state: CrystalliaState, player: PlayerId, rng: RngState): Cry
  * The timers: during the flip step, one per player still choosing (the server's turn limit; at
  * expiry, no flips); during play, the turn of the player to move (`turn:<number>`, the same for
  * every step of one turn and new for each turn, a second turn included; forfeit at expiry). A
- * forfeited seat's turn instead runs a short timer that plays the autopilot's move, keyed by the
- * turn and its step so the move it carries is always current.
+ * forfeited seat's turn runs no timer: the platform plays every seat listed by `out` in the
+ * transaction that hands it the turn (src/services/changes.ts), so no such state is ever stored
+ * and waits for anyone.
  */
 function timers(state: CrystalliaState): TimerSpec<CrystalliaMove>[] {
   if (state.outcome) return [];
@@ -284,10 +281,7 @@ function timers(state: CrystalliaState): TimerSpec<CrystalliaMove>[] {
     }));
   }
   const t = state.turn!;
-  if (state.forfeits.includes(t.player)) {
-    const move = autopilot(state, t.player, autopilotRng(state.rng.seed, t.number * 1000 + t.steps));
-    return [{ key: `autopilot:${t.number}:${t.steps}`, player: t.player, after: { ms: AUTOPILOT_DELAY_MS }, onExpiry: { type: 'move', move }, turn: false }];
-  }
+  if (state.forfeits.includes(t.player)) return [];
   return [{ key: `turn:${t.number}`, player: t.player, after: 'turn-limit', onExpiry: { type: 'forfeit' } }];
 }
 
@@ -385,8 +379,8 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *   the standing ones and forfeits below all).
  * - Forfeit (by choice or a turn timer): two players, the other wins (`forfeit`). Three or four:
  *   the seat stays in, listed by `out`, ranks last and never wins; its moves are made by the
- *   autopilot (`autopilot`, or its timer `autopilot:<turn>:<step>` after AUTOPILOT_DELAY_MS if the
- *   platform has not moved it). Choices: a seat forfeiting during the flip step has chosen no
+ *   autopilot (`autopilot`), which the platform runs in the same transaction whenever such a seat
+ *   is to move, so its turns run no timer. Choices: a seat forfeiting during the flip step has chosen no
  *   flips; when at most one player is left standing (neither forfeited nor out) the game ends at
  *   once and that player wins (`forfeit`), since nothing could change the standings but their own
  *   13; a player out with 13 may still forfeit (they then rank with the forfeits);
@@ -419,7 +413,7 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *   talisman-after-talisman, no-talisman-left, colour-taken; discard: stone-fits, not-available;
  *   move/rotate: no-such-ability, not-on-board, new-stone, off-board / not-adjacent, same-place,
  *   occupied, run-of-five; isolate: bad-colour. Setup: bad-setup.
- * - Timer keys: `flip` (one per choosing player), `turn:<n>`, `autopilot:<n>:<step>`. The turn
+ * - Timer keys: `flip` (one per choosing player), `turn:<n>` (none for a forfeited seat). The turn
  *   number n starts at 0 and grows by one per turn, second turns included.
  * - The autopilot (autopilot.ts) is a one-step greedy player: it flips nothing, values each legal
  *   move by the score its sure crystals bring (never going out with 13 if it can help it, +1.5 for

@@ -108,7 +108,7 @@ export const turnSchema = z
     player: playerIdSchema,
     /** Counts turns from 0 (the game's first turn); the timer key. A second turn has its own number. */
     number: count,
-    /** Moves made in this turn so far (keys the autopilot timer of a forfeited seat). */
+    /** Moves made in this turn so far. */
     steps: count,
     second: z.boolean(),
     step: z.enum(['take', 'ability', 'isolate']),
