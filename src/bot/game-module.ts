@@ -4,6 +4,7 @@ import type { GameInfo, GameSnapshot, MoveResult } from '../services/games.ts';
 import type { Notification } from '../services/notifications.ts';
 import type { GameDefinition, GameRegistry } from '../services/registry.ts';
 import type { ServiceContext } from '../services/context.ts';
+import type { Outcome } from '../kernel/types.ts';
 
 /**
  * What a game plugs into the bot: everything of its definition (src/services/registry.ts), how it
@@ -160,6 +161,11 @@ export interface RouteContext<View = unknown, Move = unknown> {
    * ephemeral menu) that message becomes `note` and the board is refreshed by the outbox.
    */
   move(move: Move | Move[], note: string, opts?: { notify?: string[] }): Promise<MoveResult>;
+  /**
+   * What `moves` would do (version-checked, nothing saved): the clicker's view after them and
+   * their legal moves then, to offer a turn's next step or a preview before `play`.
+   */
+  preview(moves: Move[]): Promise<{ view: View; legal: Move[]; outcome: Outcome | null }>;
   /** Answers the interaction after `play`, as `move` does. */
   answer(result: MoveResult, note: string): Promise<void>;
   /** An ephemeral reply for the clicker only. */

@@ -1,6 +1,6 @@
 import { MessageFlags, type MessageComponentInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
-import { getGame, markBoardRendered, playMove, type GameInfo, type MoveResult } from '../services/games.ts';
+import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type MoveResult } from '../services/games.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
@@ -122,6 +122,7 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       await answerMove(interaction, deps, result, note);
       return result;
     },
+    preview: (moves) => previewMoves(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, moves, expectedVersion: version }),
     answer: (result, note) => answerMove(interaction, deps, result, note),
     async reply(payload) {
       await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);

@@ -212,13 +212,14 @@ export async function playMove(
 }
 
 /**
- * What `moves` would do, without saving anything: the player's view after them (and the
- * autopilot's answers), for a preview before confirming. Refuses exactly as playMove would.
+ * What `moves` would do, without saving anything: the player's view after them and the moves they
+ * could make next (a turn of several steps is chosen step by step, then played at once), for a
+ * preview before confirming. The autopilot does not answer. Refuses exactly as playMove would.
  */
 export async function previewMoves(
   ctx: ServiceContext,
   input: { gameId: number; userId: string; guildId: string | null; moves: unknown[]; expectedVersion?: number },
-): Promise<{ view: unknown; outcome: Outcome | null }> {
+): Promise<{ view: unknown; legal: unknown[]; outcome: Outcome | null }> {
   const game = await ctx.db.game.findUnique({ where: { id: input.gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
   if (!game || (input.guildId !== null && game.guildId !== input.guildId)) throw new UserError('game/unknown', `There is no game #${input.gameId} in this server.`);
   requireSeat(ctx, game, input.userId);
@@ -226,7 +227,7 @@ export async function previewMoves(
   requireVersion(game, input.expectedVersion);
   const def = definitionOf(ctx, game.kind);
   const { state } = await applyMoves(null, def, game, parseState(def, game), input.userId, input.moves);
-  return { view: def.engine.view(state, input.userId), outcome: def.engine.outcome(state) };
+  return { view: def.engine.view(state, input.userId), legal: def.engine.legalMoves(state, input.userId), outcome: def.engine.outcome(state) };
 }
 
 /** A player gives up. Two players or teams: the game ends; three or more: the autopilot takes the seat. */
