@@ -6,10 +6,11 @@ import intents from './intents.ts';
 import inventory from './inventory.ts';
 import leaderboard from './leaderboard.ts';
 import tellstones from './tellstones.ts';
+import crystallia from './crystallia.ts';
 
 /** Every slash command, by name. deploy-commands registers exactly these. */
 export const commands: Record<string, CommandModule<never>> = Object.fromEntries(
-  [knucklebones, stonehall, tellstones, cycle, intents, inventory, leaderboard].map((c) => [c.data.name, c as CommandModule<never>]),
+  [knucklebones, stonehall, tellstones, crystallia, cycle, intents, inventory, leaderboard].map((c) => [c.data.name, c as CommandModule<never>]),
 );
 
 export const commandPayloads = () => Object.values(commands).map((c) => c.data.toJSON());
