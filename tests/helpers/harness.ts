@@ -6,7 +6,7 @@ import { deployCommands } from '../../commands/deploy.ts';
 import { games } from '../../src/games/index.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
 import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '../../src/emulator/index.ts';
-import { silentLogger } from '../../src/log.ts';
+import { createLogger, silentLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 /**
@@ -25,6 +25,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The bot logs nothing in tests; HARNESS_LOG=error (or another pino level) prints its log, to see why an interaction failed. */
 export async function startHarness(opts: { interactionTimeoutMs?: number } = {}): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = new OffsetClock();
@@ -33,7 +34,7 @@ export async function startHarness(opts: { interactionTimeoutMs?: number } = {})
   // that load is not what these tests are about (the bench measures latency).
   const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
   clock.onAdvance(() => bot.settle());
   return {
     db,
