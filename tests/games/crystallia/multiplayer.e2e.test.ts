@@ -106,7 +106,7 @@ describe('practice', () => {
     expect(bots.every((m) => (m.entry as { auto?: boolean }).auto === true)).toBe(true);
     const head = text(await boardMessage(h, CHANNEL, game.id)).split('\n')[0]!;
     expect(head).toMatch(/^\*\*Crystallia #\d+\*\* \(practice\): /);
-    for (const who of ['🤖 Autopilot 1', '🤖 Autopilot 2', `<@${h.emulator.users.carol}>`]) expect(head).toContain(who);
+    for (const who of ['🤖 Autopilot', '🤖 Autopilot 2', `<@${h.emulator.users.carol}>`]) expect(head).toContain(who);
   }, 120_000);
 });
 
