@@ -13,6 +13,12 @@ import { UserError } from './errors.ts';
  * Points (RULINGS: "points where the game has points"): the sum of the player's own final score
  * in each game whose outcome has scores (Knucklebones totals, Tellstones points).
  *
+ * Games of three or more who each play for themselves: every seat counts its own result
+ * (each winner of a tie a win, RULINGS "Games with several winners"), and the rating sees the game
+ * as a match against each other seat, scored by places (a better place 1, the same 0.5, a worse
+ * 0; without places, by results: a win beats a non-win, a forfeit loses to anyone who did not
+ * forfeit), all against the ratings from before the game, in one rating period.
+ *
  * Order: rating (higher first); then wins; then fewer forfeits; then more points; then more games
  * played; then the player who reached their final rating first (earlier last game); finally the
  * Discord id.
@@ -70,6 +76,10 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
   for (const g of games) {
     const at = g.finishedAt ?? g.updatedAt;
     const seats = g.seats.filter((s) => s.result);
+    if (seats.length > 2) {
+      rateGroup(g, seats, at, get, vol);
+      continue;
+    }
     if (seats.length !== 2) continue;
     const [x, y] = seats as [(typeof seats)[0], (typeof seats)[0]];
     const scores = (g.outcome as { scores?: Record<string, number> } | null)?.scores;
@@ -106,6 +116,52 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
       a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
       (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
   );
+}
+
+type SeatRow = { playerId: string; result: string | null };
+
+/** How `a` did against `b` in one game of three or more: 1, 0.5 or 0 (see the doc comment). */
+function pairScore(a: SeatRow, b: SeatRow, places: Record<string, number> | undefined): number {
+  const pa = places?.[a.playerId];
+  const pb = places?.[b.playerId];
+  if (pa !== undefined && pb !== undefined) return pa < pb ? 1 : pa === pb ? 0.5 : 0;
+  const rank = (r: string | null) => (r === 'win' ? 3 : r === 'draw' ? 2 : r === 'loss' ? 1 : 0);
+  return rank(a.result) > rank(b.result) ? 1 : rank(a.result) === rank(b.result) ? 0.5 : 0;
+}
+
+/** One game of three or more seats: each seat's counts, points, and a rating period against every other seat. */
+function rateGroup(
+  g: { outcome: unknown },
+  seats: SeatRow[],
+  at: Date,
+  get: (id: string, at: Date) => Standing,
+  vol: Map<string, number>,
+): void {
+  const outcome = g.outcome as { scores?: Record<string, number>; places?: Record<string, number> } | null;
+  const before = new Map(seats.map((s) => {
+    const st = get(s.playerId, at);
+    return [s.playerId, { r: st.rating, rd: st.rd, v: vol.get(s.playerId) ?? START.vol }] as const;
+  }));
+  for (const seat of seats) {
+    const s = get(seat.playerId, at);
+    const me = before.get(seat.playerId)!;
+    const matches = seats.filter((o) => o.playerId !== seat.playerId).map((o) => {
+      const them = before.get(o.playerId)!;
+      return [them.r, them.rd, pairScore(seat, o, outcome?.places)] as [number, number, number];
+    });
+    const n = rate(me.r, me.rd, me.v, matches);
+    s.games += 1;
+    if (seat.result === 'win') s.wins += 1;
+    else if (seat.result === 'draw') s.draws += 1;
+    else if (seat.result === 'forfeit') s.forfeits += 1;
+    else s.losses += 1;
+    const mine = outcome?.scores?.[seat.playerId];
+    if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
+    s.rating = n.rating;
+    s.rd = n.rd;
+    s.lastGameAt = at;
+    vol.set(seat.playerId, n.vol);
+  }
 }
 
 /** The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). */
