@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { encodePng } from './png.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, type Colour, type CrystalliaView, type Half, type SquareKind } from './engine/index.ts';
 
 /**
@@ -728,7 +729,7 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   if (!secret) text(g, pts, c.x, cell.y + 126, 16, sc.penalty < 0 ? '#f28b82' : INK.dim, 'center');
 }
 
-/** Draws the picture of `view` and encodes it as PNG. */
+/** Draws the picture of `view` and encodes it as PNG (png.ts: faster than Skia's encoder for this picture). */
 export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffer {
   registerFonts();
   const L = layout(view.seats.length);
@@ -743,7 +744,7 @@ export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffe
   else drawPyramid(g, view, L, opts.faceDown ?? []);
   drawExtras(g, view, L, opts);
   view.seats.forEach((_, k) => drawSeat(g, view, L, k, opts));
-  return canvas.toBuffer('image/png');
+  return encodePng(L.width, L.height, canvas.data());
 }
 
 // ---------------------------------------------------------------------------------------------
