@@ -3,6 +3,7 @@
 // Options: --quick (smaller runs, for a smoke test).
 import os from 'node:os';
 import { concurrencyBench } from './concurrency.ts';
+import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './crystallia.ts';
 import { sweepBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
 import { botMemory } from './memory.ts';
@@ -16,6 +17,9 @@ out(`Machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} cores, ${Ma
 out('\n## Engines: random self-play (moves applied per second, one core)');
 out('| engine | moves/s | games/s |\n| --- | ---: | ---: |');
 for (const e of engineThroughput(quick ? 1 : 2)) out(`| ${e.engine} | ${e.movesPerSecond.toLocaleString('en')} | ${e.gamesPerSecond.toLocaleString('en')} |`);
+
+out();
+printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);
 
 out('\n## Button clicks: interaction received -> reply accepted, measured in the bot');
 out('Each game is a closed loop (its player clicks again as soon as the board is back), so "games" is also the clicks in flight.');

@@ -3,6 +3,7 @@
 // Run alone with `npx tsx bench/crystallia.ts [seconds]`; bench/bench.ts may import `crystalliaBench`.
 import { pathToFileURL } from 'node:url';
 import { crystallia, type CrystalliaMove, type CrystalliaState } from '../src/games/crystallia/engine/index.ts';
+import { renderPicture } from '../src/games/crystallia/render.ts';
 import { autopilotRng } from '../src/kernel/autopilot.ts';
 import { summary } from './stats.ts';
 
@@ -130,13 +131,56 @@ export function crystalliaBench(seconds = 2): CrystalliaBench {
   };
 }
 
+export interface RenderFigure {
+  /** What is drawn. */
+  picture: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** Drawing and PNG encoding, per picture. */
+  p50ms: number;
+  p99ms: number;
+}
+
+/** The board picture (render.ts): time to draw and encode, and PNG size, for 2 and 4 players mid-game and a finished 4-player game. */
+export function crystalliaRenderBench(samples = 20): RenderFigure[] {
+  const r = lcg(4242);
+  const names = { p0: 'Alice', p1: 'Bob 🐉', p2: 'Жанна', p3: 'Dave' };
+  const cases: Array<[string, CrystalliaState]> = [];
+  for (const players of [2, 4]) {
+    const s = midGame(seedOf(9000 + players), players, 12, r);
+    if (s) cases.push([`${players} players, 12 stones down`, s]);
+  }
+  let end = crystallia.setup({ seed: seedOf(9100), players: ['p0', 'p1', 'p2', 'p3'], options: { advanced: true } });
+  while (!end.outcome) {
+    const { actor, move } = randomMove(end, r);
+    end = crystallia.apply(end, actor, move);
+  }
+  cases.push(['4 players, game over (final scores)', end]);
+  const out: RenderFigure[] = [];
+  for (const [picture, s] of cases) {
+    const view = crystallia.view(s, null);
+    const png = renderPicture(view, { names, title: 'Crystallia #123' });
+    const times = timeIt(() => renderPicture(view, { names, title: 'Crystallia #123' }), samples).map((us) => us / 1000);
+    const t = summary(times);
+    out.push({ picture, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length, p50ms: t.p50, p99ms: t.p99 });
+  }
+  return out;
+}
+
+export function printCrystalliaBench(b: CrystalliaBench, renders: RenderFigure[], out: (s: string) => void = console.log): void {
+  out('## Crystallia engine (one core)');
+  out('| figure | value |\n| --- | ---: |');
+  out(`| random self-play | ${b.gamesPerSecond.toLocaleString('en')} games/s, ${b.movesPerSecond.toLocaleString('en')} moves/s |`);
+  out(`| legalMoves, start of a turn, 12 stones down (up to ${b.takeStep.moves} moves) | p50 ${b.takeStep.p50us} µs, p99 ${b.takeStep.p99us} µs |`);
+  out(`| legalMoves, Move pending, 13 stones down (up to ${b.abilityStep.moves} moves) | p50 ${b.abilityStep.p50us} µs, p99 ${b.abilityStep.p99us} µs |`);
+  out(`| autopilot decision, start of a turn | p50 ${b.autopilot.p50us} µs, p99 ${b.autopilot.p99us} µs |`);
+  out(`| autopilot vs random, 2 players | ${b.autopilotVsRandom.wins} wins, ${b.autopilotVsRandom.ties} ties in ${b.autopilotVsRandom.games} |`);
+  out('\n## Crystallia picture: draw + PNG encode per picture (@napi-rs/canvas; cached by game version, so once per move)');
+  out('| picture | size | PNG | p50 | p99 |\n| --- | ---: | ---: | ---: | ---: |');
+  for (const f of renders) out(`| ${f.picture} | ${f.width}×${f.height} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.p50ms.toFixed(1)} ms | ${f.p99ms.toFixed(1)} ms |`);
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const b = crystalliaBench(Number(process.argv[2] ?? 2));
-  console.log('## Crystallia engine (one core)');
-  console.log('| figure | value |\n| --- | ---: |');
-  console.log(`| random self-play | ${b.gamesPerSecond.toLocaleString('en')} games/s, ${b.movesPerSecond.toLocaleString('en')} moves/s |`);
-  console.log(`| legalMoves, start of a turn, 12 stones down (up to ${b.takeStep.moves} moves) | p50 ${b.takeStep.p50us} µs, p99 ${b.takeStep.p99us} µs |`);
-  console.log(`| legalMoves, Move pending, 13 stones down (up to ${b.abilityStep.moves} moves) | p50 ${b.abilityStep.p50us} µs, p99 ${b.abilityStep.p99us} µs |`);
-  console.log(`| autopilot decision, start of a turn | p50 ${b.autopilot.p50us} µs, p99 ${b.autopilot.p99us} µs |`);
-  console.log(`| autopilot vs random, 2 players | ${b.autopilotVsRandom.wins} wins, ${b.autopilotVsRandom.ties} ties in ${b.autopilotVsRandom.games} |`);
+  printCrystalliaBench(crystalliaBench(Number(process.argv[2] ?? 2)), crystalliaRenderBench());
 }

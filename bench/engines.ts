@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { games } from '../src/games/index.ts';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import type { TellstonesState } from '../src/games/tellstones/engine/index.ts';
-import type { AnyEngine } from '../src/kernel/types.ts';
+import { SYSTEM, type AnyEngine } from '../src/kernel/types.ts';
 // The property tests' random legal player (it reads the raw state, as a bench may).
 import { randomMove as tellstonesMove } from '../tests/games/tellstones/helpers.ts';
 
-/** For each engine: the next random legal move, with who makes it (bench self-play). */
+/** Faster random movers for some engines (bench self-play); every other engine plays `genericMove`. */
 const movers: Record<string, (state: never, r: () => number) => { actor: string; move: unknown }> = {
   knucklebones: (s: KnucklebonesState, r) => {
     const actor = s.turn!;
@@ -20,21 +20,37 @@ const movers: Record<string, (state: never, r: () => number) => { actor: string;
   },
 };
 
-/** Random self-play: how many legal moves per second each engine applies. */
+/**
+ * Any engine's next random move: a random awaited player with legal moves plays a uniformly
+ * random one of them; when nobody can move, a timer's default move advances the game (as the
+ * scheduler would).
+ */
+function genericMove(engine: AnyEngine, state: unknown, r: () => number): { actor: string; move: unknown } {
+  const movers = (engine.awaiting(state) as string[]).filter((p) => engine.legalMoves(state, p).length > 0);
+  if (movers.length > 0) {
+    const actor = movers[Math.floor(r() * movers.length)]!;
+    const moves = engine.legalMoves(state, actor) as unknown[];
+    return { actor, move: moves[Math.floor(r() * moves.length)] };
+  }
+  const timer = (engine.timers(state) as Array<{ player?: string; onExpiry: { type: string; move?: unknown } }>).find((t) => t.onExpiry.type === 'move');
+  if (!timer) throw new Error(`bench: ${engine.id} waits for nobody who can move and has no timer to advance it`);
+  return { actor: timer.player ?? SYSTEM, move: timer.onExpiry.move };
+}
+
+/** Random self-play: how many legal moves per second each engine applies (two players; every registered engine, from its legal moves unless it has a faster mover above). */
 export function engineThroughput(seconds = 2): Array<{ engine: string; movesPerSecond: number; gamesPerSecond: number }> {
   const out = [];
   let x = 1;
   const r = () => ((x = (x * 48271) % 2147483647) / 2147483647);
   for (const engine of games.all.map((g) => g.engine) as AnyEngine[]) {
-    const mover = movers[engine.id];
-    if (!mover) throw new Error(`bench: no random mover for ${engine.id}`);
+    const mover = movers[engine.id] ?? ((s: unknown, rnd: () => number) => genericMove(engine, s, rnd));
     let moves = 0;
     let games = 0;
     const started = performance.now();
     const until = started + seconds * 1000;
     while (performance.now() < until) {
       const players = ['100000000000000001', '100000000000000002'];
-      let state = engine.setup({ players, seed: randomBytes(32).toString('hex'), options: {} });
+      let state = engine.setup({ players, seed: randomBytes(32).toString('hex'), options: engine.optionsSchema.parse({}) });
       while (engine.outcome(state) === null) {
         const { actor, move } = mover(state as never, r);
         state = engine.apply(state, actor, move);
