@@ -116,10 +116,13 @@ export interface Layout {
   slot(seat: number, colour: Colour, k: number, flipped: boolean): Point;
 }
 
+const PLATFORM_R = 44;
 const RING_R = 33;
-const ADVANCED_R = 27;
+const ADVANCED_R = 30;
+/** How far below a platform's centre its penalty spaces (or "×2") lie. */
+const PENALTY_DY = 56;
 
-/** The offsets of a platform's slots, in the order crystals fill them: the outer ring of 9, then the 4 centre (penalty) spaces; flipped: 5 in a ring. */
+/** The offsets of a platform's slots, in the order crystals fill them: the ring of 9, then the 4 penalty spaces in a row under it; flipped: 5 in a ring. */
 function slotOffset(k: number, flipped: boolean): Point {
   if (flipped) {
     const a = -Math.PI / 2 + (k * 2 * Math.PI) / PLATFORM.advancedSpaces;
@@ -129,8 +132,7 @@ function slotOffset(k: number, flipped: boolean): Point {
     const a = -Math.PI / 2 + (k * 2 * Math.PI) / PLATFORM.regularScoringLimit;
     return { x: Math.round(Math.cos(a) * RING_R), y: Math.round(Math.sin(a) * RING_R) };
   }
-  const c = k - PLATFORM.regularScoringLimit;
-  return { x: c % 2 === 0 ? -9 : 9, y: c < 2 ? -9 : 9 };
+  return { x: -27 + (k - PLATFORM.regularScoringLimit) * 18, y: PENALTY_DY };
 }
 
 /** Where everything goes for a view with `seats` players. */
@@ -155,7 +157,7 @@ export function layout(seats: number): Layout {
   const seat = (k: number): Rect => ({ x: PAD, y: seatsY + k * (SEAT_H + SEAT_GAP), w: WIDTH - 2 * PAD, h: SEAT_H });
   const platform = (k: number, colour: Colour): Point => {
     const r = seat(k);
-    return { x: r.x + INFO_W + COLOURS.indexOf(colour) * CELL_W + CELL_W / 2, y: r.y + 62 };
+    return { x: r.x + INFO_W + COLOURS.indexOf(colour) * CELL_W + CELL_W / 2, y: r.y + 60 };
   };
   return {
     width: WIDTH,
@@ -413,8 +415,8 @@ function drawHeader(g: Ctx, view: CrystalliaView, opts: PictureOptions): void {
 
 function drawBoard(g: Ctx, view: CrystalliaView, L: Layout): void {
   const { board } = L;
-  for (let c = 0; c < BOARD_COLS; c++) text(g, String(c + 1), board.x + c * SQUARE + SQUARE / 2, board.y - COORD / 2, 19, INK.text, 'center');
-  for (let r = 0; r < BOARD_ROWS; r++) text(g, String.fromCharCode(65 + r), board.x - COORD / 2 - 1, board.y + r * SQUARE + SQUARE / 2, 19, INK.text, 'center');
+  for (let c = 0; c < BOARD_COLS; c++) text(g, String(c + 1), board.x + c * SQUARE + SQUARE / 2, board.y - COORD / 2, 21, INK.text, 'center');
+  for (let r = 0; r < BOARD_ROWS; r++) text(g, String.fromCharCode(65 + r), board.x - COORD / 2 - 1, board.y + r * SQUARE + SQUARE / 2, 21, INK.text, 'center');
   view.board.squares.forEach((kind, sq) => {
     const r = L.square(sq);
     const c = L.squareCentre(sq);
@@ -550,7 +552,7 @@ function drawPyramid(g: Ctx, view: CrystalliaView, L: Layout, faceDown: Array<[n
       const a = { x: stoneRect.x, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
       const b = { x: stoneRect.x + stoneRect.w / 2, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
       stoneTile(g, a, b, card.halves, 1, 12, INK.gold);
-      text(g, `#${card.id + 1}`, rect.x + rect.w / 2, rect.y + 48, 17, INK.gold, 'center');
+      text(g, `#${card.id + 1}`, rect.x + rect.w / 2, rect.y + 48, 20, INK.gold, 'center');
     }),
   );
 }
@@ -659,6 +661,12 @@ function drawSeat(g: Ctx, view: CrystalliaView, L: Layout, k: number, opts: Pict
   for (const colour of COLOURS) drawPlatform(g, view, L, k, colour);
 }
 
+/**
+ * One platform: the count in its middle, big; the crystals on its ring of 9 (regular side) or 5
+ * (flipped side, dark, "×2" under it); a regular side's four penalty spaces (crystals 10 to 13) in
+ * a row under it; its points at the top left, the supercrystal at the top right, the black
+ * crystals sitting on it at the bottom right.
+ */
 function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour: Colour): void {
   const seat = view.seats[k]!;
   const c = L.platform(k, colour);
@@ -666,7 +674,7 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   const secret = seat.flipped === null;
   const n = seat.crystals[colour];
   g.beginPath();
-  g.arc(c.x, c.y, 46, 0, Math.PI * 2);
+  g.arc(c.x, c.y, PLATFORM_R, 0, Math.PI * 2);
   g.fillStyle = flipped ? INK.flipped : '#3b4252';
   g.fill();
   g.lineWidth = 5;
@@ -674,7 +682,7 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   g.stroke();
   if (flipped) {
     g.beginPath();
-    g.arc(c.x, c.y, 40, 0, Math.PI * 2);
+    g.arc(c.x, c.y, PLATFORM_R - 6, 0, Math.PI * 2);
     g.lineWidth = 2;
     g.strokeStyle = INK.gold;
     g.stroke();
@@ -682,7 +690,7 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   const slots = flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt;
   for (let s = 0; s < slots; s++) {
     const p = L.slot(k, colour, s, flipped);
-    const radius = flipped ? 10 : s < PLATFORM.regularScoringLimit ? 8 : 7;
+    const radius = flipped ? 9.5 : s < PLATFORM.regularScoringLimit ? 8 : 6.5;
     g.beginPath();
     g.arc(p.x, p.y, radius, 0, Math.PI * 2);
     if (s < n) {
@@ -699,34 +707,31 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
       g.stroke();
     }
   }
-  if (flipped) text(g, '×2', c.x, c.y, 15, INK.gold, 'center');
-  if (secret) text(g, '?', c.x, c.y, 26, INK.text, 'center');
-  // The count, the black crystals sitting here, the supercrystal, and the points.
-  const cell = { x: c.x - CELL_W / 2, y: c.y - 62 };
-  text(g, String(n), cell.x + 6, cell.y + 14, 22, INK.text);
-  const blacks = seat.blacks[colour];
-  if (blacks > 0) {
-    g.beginPath();
-    g.arc(cell.x + 14, cell.y + 106, 8, 0, Math.PI * 2);
-    g.fillStyle = INK.black;
-    g.fill();
-    g.lineWidth = 2;
-    g.strokeStyle = INK.dim;
-    g.stroke();
-    if (blacks > 1) text(g, `×${blacks}`, cell.x + 24, cell.y + 106, 14, INK.text);
-  }
+  text(g, secret ? '?' : String(n), c.x, c.y + 1, 28, INK.text, 'center');
+  if (flipped) text(g, '×2', c.x, c.y + PENALTY_DY, 17, INK.gold, 'center');
+  const cell = { x: c.x - CELL_W / 2, y: c.y - 60 };
+  const sc = seat.score.colours.find((x) => x.colour === colour)!;
+  if (!secret) text(g, sc.penalty < 0 ? `+${sc.points}−${-sc.penalty}` : `+${sc.points}`, cell.x + 2, cell.y + 12, 17, sc.penalty < 0 ? '#f28b82' : INK.dim);
   if (seat.supercrystals.includes(colour)) {
     g.beginPath();
-    gemPath(g, 'yellow', cell.x + CELL_W - 16, cell.y + 14, 13);
+    gemPath(g, 'yellow', cell.x + CELL_W - 15, cell.y + 13, 13);
     g.fillStyle = VIVID[colour];
     g.fill();
     g.lineWidth = 2;
     g.strokeStyle = INK.gold;
     g.stroke();
   }
-  const sc = seat.score.colours.find((x) => x.colour === colour)!;
-  const pts = sc.penalty < 0 ? `+${sc.points} −${-sc.penalty}` : `+${sc.points}`;
-  if (!secret) text(g, pts, c.x, cell.y + 126, 16, sc.penalty < 0 ? '#f28b82' : INK.dim, 'center');
+  const blacks = seat.blacks[colour];
+  if (blacks > 0) {
+    g.beginPath();
+    g.arc(cell.x + CELL_W - 14, c.y + 44, 11, 0, Math.PI * 2);
+    g.fillStyle = INK.black;
+    g.fill();
+    g.lineWidth = 2;
+    g.strokeStyle = INK.dim;
+    g.stroke();
+    text(g, String(blacks), cell.x + CELL_W - 14, c.y + 45, 14, INK.text, 'center');
+  }
 }
 
 /** Draws the picture of `view` and encodes it as PNG (png.ts: faster than Skia's encoder for this picture). */

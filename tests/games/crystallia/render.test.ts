@@ -31,7 +31,7 @@ async function pixels(png: Buffer): Promise<{ width: number; height: number; at(
 /**
  * A known position: a board of purple squares with a red one (A1), a Move (B2) and a Rotate (C3);
  * two stones placed (red/blue on D1-D2, a wild on F8-F9); Alice holds 3 red and a flipped blue
- * platform with 2; Bob used the green talisman; the pyramid has three cards up and one face down.
+ * platform with 2, Carol 11 red (two beyond 9); Bob used the green talisman; the pyramid has three cards up and one face down.
  */
 function known(): CrystalliaView {
   const s = position({
@@ -43,7 +43,7 @@ function known(): CrystalliaView {
     ],
     pyramid: ['gp', 'bg', 'rr'],
     hidden: ['pp'],
-    crystals: { alice: { red: 3, blue: 2 }, bob: { green: 1 } },
+    crystals: { alice: { red: 3, blue: 2 }, bob: { green: 1 }, carol: { red: 11 } },
     flipped: { alice: ['blue'] },
     blacks: { carol: { purple: 2 } },
     talismans: [{ player: 'bob', colour: 'green' }],
@@ -105,8 +105,12 @@ describe('the picture', () => {
     expect(slot(1, 'green', 0, false)).toBe(VIVID.green);
     expect(slot(2, 'green', 0, false)).toBe(INK.slot);
     // The flipped platform is dark, a regular one is not.
-    expect(px.at(offset(L.platform(0, 'blue'), 0, 14))).toBe(INK.flipped);
-    expect(px.at(offset(L.platform(0, 'red'), 21, 0))).not.toBe(INK.flipped);
+    expect(px.at(offset(L.platform(0, 'blue'), -22, 6))).toBe(INK.flipped);
+    expect(px.at(offset(L.platform(0, 'red'), -22, 6))).toBe('#3b4252');
+    // Beyond 9 on a regular platform, the penalty spaces under it fill: Carol's two, none of Alice's.
+    expect([9, 10, 11].map((k) => slot(2, 'red', k, false))).toEqual([VIVID.red, VIVID.red, INK.slot]);
+    expect(slot(2, 'red', 8, false)).toBe(VIVID.red);
+    expect(slot(0, 'red', 9, false)).toBe(INK.slot);
   });
 
   it('keeps face down what a preview must not uncover', async () => {
