@@ -89,6 +89,27 @@ describe('three players: one times out and the autopilot takes the seat', () => 
   }, 300_000);
 });
 
+describe('an open table', () => {
+  it('three seats that may start with two: Dave joins, the host starts, and the table becomes the board', async () => {
+    const opened = await h.api.command({ user: 'alice', channel: CHANNEL, name: 'crystallia', options: { subcommand: 'table', seats: 3, 'min-seats': 2, advanced: true } });
+    const table = opened.response!.message!;
+    expect(table.content).toMatch(/Crystallia \(Advanced Mode\)\*\*: table #\d+/);
+    expect(table.content).toContain('The first player is drawn at random; turns then follow the seats.');
+    const join = await h.api.click('dave', table.id, buttons(table).find((b) => b.label === 'Join')!.custom_id!);
+    const start = buttons(join.response!.message!).find((b) => b.label?.startsWith('Start'))!;
+    expect(start.disabled).toBe(false);
+    const started = await h.api.click('alice', table.id, start.custom_id!);
+    expect(started.response?.type).toBe(7);
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'crystallia', boardMessageId: table.id }, include: { seats: true } });
+    expect(game.seats.map((s) => s.playerId).sort()).toEqual([h.emulator.users.alice, h.emulator.users.dave].sort());
+    expect(game.options).toEqual({ advanced: true });
+    const board = await boardMessage(h, CHANNEL, game.id);
+    expect(board.attachments).toHaveLength(1);
+    expect(buttons(board).map((b) => b.label)).toEqual(['Choose my flips', 'Forfeit…']);
+  });
+});
+
 describe('practice', () => {
   it('against two autopilot seats: they answer at once, so it is always the player\'s turn', async () => {
     const res = await h.api.command({ user: 'carol', channel: CHANNEL, name: 'crystallia', options: { subcommand: 'practice', bots: 2 } });
