@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { mention, plain, ts } from '../../bot/format.ts';
+import { mention, plain, scoreText, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
 import type { CrystalliaOptions, CrystalliaView, ScoreBreakdown } from './engine/index.ts';
@@ -50,17 +50,18 @@ function scoresLine(view: CrystalliaView, names: Names): string {
     .join(' · ');
 }
 
-function resultLines(view: CrystalliaView, names: Names): string[] {
+function resultLines(view: CrystalliaView, names: Names, timedOut: readonly string[] = []): string[] {
   const o = view.outcome!;
   const lines: string[] = [];
-  const why = o.reason === 'thirteen' ? ' (the others went out with 13 crystals of a colour)' : o.reason === 'forfeit' ? ' (by forfeit)' : '';
-  if (o.winners.length === 0) lines.push('🏁 **Game over**: nobody wins.');
-  else lines.push(`🏆 **${o.winners.map((w) => mention(w)).join(' and ')} win${o.winners.length === 1 ? 's' : ''}**${why}.`);
-  if (o.forfeited) lines.push(`🏳️ ${mention(o.forfeited)} forfeited.`);
+  const score = scoreText(view.scores, o.winners);
+  const why = o.reason === 'thirteen' ? ' (the others went out with 13 crystals of a colour)' : '';
+  if (o.forfeited) lines.push(`🏳️ ${timedOut.includes(o.forfeited) ? `${mention(o.forfeited)}’s turn ran out` : `${mention(o.forfeited)} forfeited`}.`);
+  if (o.winners.length === 0) lines.push(`🏁 **Game over**: nobody wins, ${score}.`);
+  else lines.push(`🏆 **${o.winners.map((w) => mention(w)).join(' and ')} win${o.winners.length === 1 ? 's' : ''}**${why}, ${score}.`);
   const ranked = view.seats.slice().sort((a, b) => (o.places?.[a.player] ?? 9) - (o.places?.[b.player] ?? 9) || a.seat - b.seat);
   for (const s of ranked) {
     const place = o.places?.[s.player];
-    const tag = s.status === 'forfeited' ? ' · forfeited' : s.status === 'eliminated' ? ' · out with 13' : '';
+    const tag = s.status === 'forfeited' ? (timedOut.includes(s.player) ? ' · ran out of time' : ' · forfeited') : s.status === 'eliminated' ? ' · out with 13' : '';
     lines.push(`${place ? `${place}.` : '•'} ${nameOf(names, s.player)}${tag}: ${breakdownText(s.score)}`);
   }
   return lines;
@@ -79,7 +80,7 @@ function turnLines(view: CrystalliaView, meta: BoardMeta): string[] {
   const what = t.step === 'take' ? (t.mustDiscard ? 'no stone fits: one leaves the game' : `take a stone and place it${t.talismanAllowed ? ', or use a talisman' : ''}`) : 'finishing the turn';
   const lines = [`🎲 **Turn:** ${mention(t.player)}${t.second ? ' (**second turn**)' : ''}: ${what}.`];
   const deadline = meta.deadlines[t.player];
-  if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then ${view.players.length > 2 ? 'the autopilot takes the seat' : 'the turn is forfeited'}.`);
+  if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}); ${view.players.length > 2 ? 'a player who has not moved by then hands their seat to the autopilot and ranks last' : 'a player who has not moved by then loses the game'}.`);
   return lines;
 }
 
@@ -87,7 +88,7 @@ function board(view: CrystalliaView, meta: BoardMeta): MessagePayload {
   const names = meta.names;
   const head = `**Crystallia #${meta.gameId}**${meta.practice ? ' (practice)' : ''}${view.advanced ? ' · Advanced Mode' : ''}: ${view.players.map(mention).join(', ')}`;
   const lines = [head];
-  if (view.outcome) lines.push(...resultLines(view, names));
+  if (view.outcome) lines.push(...resultLines(view, names, meta.timedOut));
   else {
     lines.push(...turnLines(view, meta));
     lines.push(`**Scores:** ${scoresLine(view, names)}`);
@@ -95,7 +96,7 @@ function board(view: CrystalliaView, meta: BoardMeta): MessagePayload {
   if (view.lastTurn) lines.push(`**Last turn:** ${nameOf(names, view.lastTurn.player)} ${view.lastTurn.text}`);
   lines.push(
     meta.seed
-      ? `🔓 Fair shuffle: seed \`${meta.seed}\` (commitment \`${meta.seedCommitment.slice(0, 16)}…\`); check the tiles, rotations, pyramid and every move with \`npm run replay -- ${meta.gameId}\`.`
+      ? `🔓 Fair shuffle: seed \`${meta.seed}\` (commitment \`${meta.seedCommitment.slice(0, 16)}…\`); check the tiles, rotations, pyramid and every move with \`/stonehall verify game:${meta.gameId}\`.`
       : `🔐 Fair shuffle: tiles, rotations and pyramid come from a secret seed, committed as \`${meta.seedCommitment.slice(0, 16)}…\` (SHA-256); it is revealed when the game ends.`,
   );
   let content = lines.join('\n');
@@ -132,7 +133,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
           ? `🔒 ${title} is in Advanced Mode: choose in secret which of your platforms to flip.`
           : `🎲 Your ${view.turn?.second ? '**second turn**' : 'turn'} in ${title}.`;
     const last = !flip && view.lastTurn ? `\nLast turn: ${nameOf(meta.names, view.lastTurn.player)} ${view.lastTurn.text}` : '';
-    const rule = flip ? `Choose before ${deadline}, or you flip nothing.` : `Play before ${deadline}, or ${view.players.length > 2 ? 'the autopilot takes your seat and you rank last' : 'you forfeit the game'}.`;
+    const rule = flip ? `Choose before ${deadline}, or you flip nothing.` : `Play before ${deadline}, or ${view.players.length > 2 ? 'the autopilot takes your seat and you rank last' : 'you lose the game'}.`;
     const rows: APIActionRowComponent<APIButtonComponent>[] = [];
     if (meta.active) {
       rows.push({
@@ -147,10 +148,10 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content: `${head}${last}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.${board}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
-  const scores = n.scores ? Object.entries(n.scores).map(([p, s]) => `${nameOf(meta.names, p)} ${s}`).join(' · ') : '';
-  const who = n.winners.length ? `${n.winners.map(mention).join(' and ')} win${n.winners.length === 1 ? 's' : ''}` : 'nobody wins';
-  const forfeit = n.forfeited ? ` ${mention(n.forfeited)} forfeited.` : '';
-  return { content: `🏁 ${title} is over: ${who}.${forfeit}${scores ? ` Scores: ${scores}.` : ''}${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+  const score = n.scores ? `, ${scoreText(n.scores, n.winners)}` : '';
+  const who = n.winners.length ? `🏆 ${n.winners.map(mention).join(' and ')} win${n.winners.length === 1 ? 's' : ''}` : '🏁 Nobody wins';
+  const forfeit = n.forfeited ? ` 🏳️ ${(n.timedOut ?? []).includes(n.forfeited) ? `${mention(n.forfeited)}’s turn ran out` : `${mention(n.forfeited)} forfeited`}.` : '';
+  return { content: `${title} is over.${forfeit} ${who}${score}. The board shows every score in detail.${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
 }
 
 function summary(view: CrystalliaView, viewer: string, meta: { gameId: number; names: Names }): string {

@@ -100,7 +100,7 @@ describe('Crystallia, two players, Advanced Mode, played to the end by clicking'
     expect(t).toMatch(/🏆|Game over/);
     expect(t).toMatch(/regular [+−]?\d+.* = \*\*-?\d+\*\*/);
     expect(t).toContain(final.game.seed);
-    expect(t).toContain(`npm run replay -- ${gameId}`);
+    expect(t).toContain(`/stonehall verify game:${gameId}`);
     expect(buttons(board).filter((b) => b.custom_id)).toHaveLength(0);
     const png = await attachmentBytes(board);
     expect(png.subarray(0, 8).equals(PNG)).toBe(true);
