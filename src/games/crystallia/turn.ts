@@ -244,7 +244,7 @@ export function abilityPanel(view: CrystalliaView, legal: readonly CrystalliaMov
   const t = view.turn!;
   const rows: Row[] = [];
   const pending = t.pending.map((a) => NAMES[a]).join(' and ');
-  const lines = [`Your stone covers **${pending}**. Each is optional: use them one at a time, in any order, or skip what is left. (Squares a moved stone newly covers pay their crystal at once.)`];
+  const lines = [`You covered **${pending}**: each is optional; use them one at a time, in any order, or skip what is left. (Squares a moved stone newly covers pay their crystal at once, and their abilities join these.)`];
   const sofar = view.thisTurn?.text;
   if (sofar) lines.push(`So far: ${sofar}`);
   for (const kind of ['move', 'rotate'] as const) {
