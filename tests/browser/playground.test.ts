@@ -223,7 +223,7 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium', () => {
 
     await mod.getByRole('button', { name: '+12 h' }).click();
     await mod.locator('#clock-status', { hasText: 'Advanced +12 h' }).waitFor();
-    await board(mod).locator('.embed-desc', { hasText: `@${cap(mover)} forfeited` }).waitFor();
+    await board(mod).locator('.embed-desc', { hasText: `@${cap(mover)}’s turn ran out` }).waitFor();
     await message(idle, `#${gameId} is over`).waitFor();
     // The 4 h and 1 h reminders fell due in the same jump as the deadline: a lost turn gets no reminder.
     await expect.poll(reminders).toBe(before + 1);
