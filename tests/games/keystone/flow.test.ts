@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AUTOPILOT_DELAY_MS,
   autopilotCard,
   keystone,
   scoreLines,
@@ -32,6 +31,21 @@ describe('from game 1 to game 2 and the end of the match', () => {
     // Game 1's last trick names cards dealt again: game 2 starts with no last trick; ben leads.
     expect(keystone.view(s, null).lastTrick).toBeNull();
     expect(keystone.view(s, null).current.leader).toBe('ben');
+    // Game 1's final lines stay public, with how each was scored (the board shows them in game 2).
+    expect(s.finishedLines).toEqual([linesOfGame1]);
+    const past = keystone.view(s, 'ann').finishedGames;
+    expect(past).toHaveLength(1);
+    expect(past[0]!.game).toBe(1);
+    expect(past[0]!.seats.map((x) => x.score)).toEqual(s.gameScores[0]);
+    // ben's lines p10 | y3 g3 | r5 | r9 | b2 | r1: the two-card line is the Sun; each line costs 3.
+    expect(past[0]!.seats[1]!.lines).toEqual([
+      { length: 1, keystones: 6, sun: false, score: 3 },
+      { length: 2, keystones: 4, sun: true, score: -3 },
+      { length: 1, keystones: 0, sun: false, score: -3 },
+      { length: 1, keystones: 0, sun: false, score: -3 },
+      { length: 1, keystones: 0, sun: false, score: -3 },
+      { length: 1, keystones: 1, sun: false, score: -2 },
+    ]);
   });
 
   it('game 2 is a new shuffle: the deal follows the generator carried in the state', () => {
@@ -88,11 +102,12 @@ describe('timers', () => {
     expect(keystone.timers(s)).toEqual([{ key: 'turn:g1:t12:play0', player: 'dan', after: 'turn-limit', onExpiry: { type: 'forfeit' } }]);
   });
 
-  it('a forfeited seat gets no turn: a short timer that applies the autopilot move, under a new key', () => {
+  it('a forfeited seat runs no timer (the autopilot moves for it at once); the next seat still in gets a turn', () => {
     const s = keystone.forfeit(makeState({ hands: ['r1 b1', 'r2 b2', 'r3 b3', 'r4 b4'], leader: 2 }), 'cat');
-    const [t] = keystone.timers(s);
-    expect(t).toEqual({ key: 'turn:g1:t11:play0:auto', player: 'cat', after: { ms: AUTOPILOT_DELAY_MS }, onExpiry: { type: 'move', move: { type: 'play', card: c('r3') } }, turn: false });
-    expect(keystone.legalMoves(s, 'cat')).toContainEqual((t!.onExpiry as { move: unknown }).move);
+    expect(keystone.awaiting(s)).toEqual(['cat']);
+    expect(keystone.timers(s)).toEqual([]);
+    const next = keystone.apply(s, 'cat', keystone.autopilot!(s, 'cat', s.rng));
+    expect(keystone.timers(next)).toEqual([{ key: 'turn:g1:t11:play1', player: 'dan', after: 'turn-limit', onExpiry: { type: 'forfeit' } }]);
   });
 });
 

@@ -90,6 +90,8 @@ export function makeState(opts: {
     lines,
     lastTrick: phase === 'place' ? { game: opts.game ?? 1, trick, leader, cards: pending.slice(), winner: turn } : null,
     gameScores: opts.gameScores ?? [],
+    // Finished games' lines are not given: each seat's are left empty (the schema checks their shape only).
+    finishedLines: (opts.gameScores ?? []).map(() => players.map(() => [])),
     out: opts.out ?? [],
     outcome: null,
   };

@@ -58,6 +58,9 @@ function checkTotals(s: KeystoneState): void {
     return [finished + (running ? scoreLines(s.lines[seat]!) : 0), scoreLines(s.lines[seat]!)];
   });
   expect(s.players.map((p, seat) => [v.totals[p], v.seats[seat]!.lines.reduce((a, l) => a + l.score, 0)])).toEqual(expected);
+  // Each finished game's kept lines score exactly what the game scored, line by line in the view.
+  expect(s.finishedLines.map((g) => g.map((lines) => scoreLines(lines)))).toEqual(s.gameScores);
+  expect(v.finishedGames.map((g) => g.seats.map((x) => x.lines.reduce((a, l) => a + l.score, 0)))).toEqual(s.gameScores);
 }
 
 /** The placing seat's lines after a placement move (to check the score of a game that just ended). */

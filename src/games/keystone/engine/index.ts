@@ -70,9 +70,6 @@ export type KeystoneLogEntry = ReplayEntry<KeystoneMove>;
 const GAME = 'keystone';
 const TITLE = 'Keystone';
 
-/** How long a forfeited seat's turn waits before its timer applies the autopilot's move. */
-export const AUTOPILOT_DELAY_MS = 2000;
-
 function fail(code: string, message: string): never {
   throw new RuleError(`${GAME}/${code}`, message);
 }
@@ -94,6 +91,7 @@ function clone(s: KeystoneState): KeystoneState {
     lines: s.lines.map((ls) => ls.map((l) => l.slice())),
     lastTrick: s.lastTrick ? { ...s.lastTrick, cards: s.lastTrick.cards.slice() } : null,
     gameScores: s.gameScores.map((g) => g.slice()),
+    finishedLines: s.finishedLines.map((g) => g.map((ls) => ls.map((l) => l.slice()))),
     out: s.out.slice(),
     outcome: s.outcome ? copyOutcome(s.outcome) : null,
   };
@@ -127,6 +125,7 @@ function setup(args: SetupArgs<KeystoneOptions>): KeystoneState {
     lines: Array.from({ length: n }, () => []),
     lastTrick: null,
     gameScores: [],
+    finishedLines: [],
     out: [],
     outcome: null,
   };
@@ -206,6 +205,7 @@ function afterPlacement(s: KeystoneState): KeystoneState {
     return s;
   }
   s.gameScores.push(s.lines.map((lines) => scoreLines(lines)));
+  s.finishedLines.push(s.lines.map((lines) => lines.map((l) => l.slice())));
   if (s.game === 1) {
     const dealt = deal(s.rng, s.players.length);
     s.rng = dealt.rng;
@@ -301,19 +301,17 @@ function autopilot(state: KeystoneState, player: PlayerId, _rng?: RngState): Key
  * One timer, for the seat the game waits for. Its key names the game, the trick and the step
  * (`turn:g1:t3:play2` for the third card of trick 3, `turn:g1:t3:place` for placing its cards), so
  * every card played starts a new turn while placing several cards one at a time keeps one deadline.
- * A seat still in the game: the server's turn limit, forfeit at expiry. A forfeited seat: no turn
- * (no DM, no reminders), the key gets `:auto`, and after 2 seconds the autopilot's move is applied,
- * so the game goes on even if nothing else plays the seat.
+ * A seat still in the game: the server's turn limit, forfeit at expiry. A forfeited seat runs no
+ * timer: whoever runs the game applies the autopilot's move for it at once (the platform does so
+ * in the transaction that made it the seat's turn, src/services/changes.ts), so a timer for it
+ * could never fall due.
  */
 function timers(state: KeystoneState): TimerSpec<KeystoneMove>[] {
   if (state.phase === 'over') return [];
   const player = state.players[state.turn]!;
+  if (state.out.includes(player)) return [];
   const step = state.phase === 'play' ? `play${state.played.length}` : 'place';
-  const key = `turn:g${state.game}:t${state.trick}:${step}`;
-  if (state.out.includes(player)) {
-    return [{ key: `${key}:auto`, player, after: { ms: AUTOPILOT_DELAY_MS }, onExpiry: { type: 'move', move: autopilot(state, player) }, turn: false }];
-  }
-  return [{ key, player, after: 'turn-limit', onExpiry: { type: 'forfeit' } }];
+  return [{ key: `turn:g${state.game}:t${state.trick}:${step}`, player, after: 'turn-limit', onExpiry: { type: 'forfeit' } }];
 }
 
 function out(state: KeystoneState): PlayerId[] {
@@ -386,8 +384,8 @@ function forfeit(state: KeystoneState, player: PlayerId): KeystoneState {
  *   when the trick already holds 6 or more keystones and it cannot win otherwise; after a God card,
  *   or when it cannot follow, throw the cheapest card (lowest keystone, then lowest number). It
  *   needs no random draw, so it is a pure function of the state (replays agree trivially).
- * - Timers: see `timers` (turn limit and forfeit for a seat still in; for a forfeited seat a
- *   2-second timer that applies the autopilot's move, not a turn). Keys include game and trick.
+ * - Timers: see `timers` (turn limit and forfeit for a seat still in; none for a forfeited seat,
+ *   which the autopilot plays at once). Keys include game and trick.
  * - A forfeited seat is still awaited on its turn (the autopilot moves for it); the engine accepts
  *   that seat's moves like any other. Forfeiting again is `keystone/already-out`.
  * - If all but one seat have forfeited, the game ends at once (reason `forfeit`): the remaining
@@ -402,7 +400,9 @@ function forfeit(state: KeystoneState, player: PlayerId): KeystoneState {
  *   each card with who played it. The viewer's view also lists the cards they may play now, and
  *   the waiting cards come with every legal target, so a renderer needs no rules of its own.
  * - The engine never moves for a forfeited seat by itself: whoever runs the game applies the
- *   autopilot's move (or the seat's timer does).
+ *   autopilot's move.
+ * - The final lines of each finished game stay in the state (`finishedLines`, public), so game 1's
+ *   scoring can still be shown while game 2 is played.
  * - Setup refuses wrong player counts, duplicate or empty ids, `__proto__` or `@` ids, bad seeds
  *   and any option (`keystone/bad-setup`). A move with extra keys or unknown cards is
  *   `keystone/bad-move`.

@@ -92,6 +92,11 @@ export const stateSchema = z
     lastTrick: trickRecordSchema.nullable(),
     /** Final scores of finished games, each indexed by seat. */
     gameScores: z.array(z.array(z.number().int())).max(GAMES),
+    /**
+     * The final lines of each finished game, by seat (public): game 1's lines are dealt away when
+     * game 2 starts, and the board keeps showing how game 1 was scored. One entry per `gameScores`.
+     */
+    finishedLines: z.array(z.array(z.array(z.array(cardIdSchema).min(1)))).max(GAMES),
     /** Seats that forfeited (player ids, in the order they forfeited); the autopilot plays them. */
     out: z.array(playerIdSchema),
     outcome: outcomeSchema.nullable(),
@@ -108,6 +113,14 @@ export const stateSchema = z
     if (s.played.length >= n && s.phase === 'play') issue('a full trick is resolved at once', ['played']);
     if (s.out.some((p) => !s.players.includes(p)) || new Set(s.out).size !== s.out.length) issue('out must list distinct players', ['out']);
     if (s.gameScores.some((g) => g.length !== n)) issue('one score per seat', ['gameScores']);
+    if (s.finishedLines.length !== s.gameScores.length || s.finishedLines.some((g) => g.length !== n)) issue('one list of final lines per seat of each finished game', ['finishedLines']);
+    s.finishedLines.forEach((g, i) =>
+      g.forEach((lines, seat) =>
+        lines.forEach((line, j) => {
+          if (!isLegalLine(line)) issue('a line must run ascending or descending', ['finishedLines', i, seat, j]);
+        }),
+      ),
+    );
     if ((s.phase === 'over') !== (s.outcome !== null)) issue('outcome must be set exactly when the game is over', ['outcome']);
     if (s.outcome && !s.outcome.winners.every((w) => s.players.includes(w))) issue('winners must be players', ['outcome', 'winners']);
     if (s.lastTrick && (s.lastTrick.game !== s.game || s.lastTrick.cards.length !== n || s.lastTrick.leader >= n || s.lastTrick.winner >= n)) issue('last trick must fit the table', ['lastTrick']);

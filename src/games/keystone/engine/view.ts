@@ -2,7 +2,7 @@ import { copyOutcome } from '../../../kernel/checks.ts';
 import type { Outcome, PlayerId } from '../../../kernel/types.ts';
 import { card, sortCards, type CardId, type Colour } from './data.ts';
 import { canPlace, lineDirection, resolveLine, type Direction } from './lines.ts';
-import { LINE_COST } from './scoring.ts';
+import { LINE_COST, scoreLinesDetailed, type LineScore } from './scoring.ts';
 import type { KeystoneState, Target, TrickRecord } from './schema.ts';
 
 /** A card face: numbered cards show colour, number and keystone; God cards show "=". */
@@ -62,6 +62,16 @@ export interface ViewSeat {
   total: number;
 }
 
+/**
+ * A finished game as it was scored: every seat's final lines (length, keystones, Sun, what each
+ * added) and score. Without the cards: game 2 deals all 53 again, so a card of game 1's lines may
+ * be in someone's hand now (as with the last trick, which game 2 starts without).
+ */
+export interface ViewFinishedGame {
+  game: number;
+  seats: Array<{ player: PlayerId; lines: LineScore[]; score: number }>;
+}
+
 export interface KeystoneView {
   /** Seats in clockwise order of play. */
   seats: ViewSeat[];
@@ -79,6 +89,8 @@ export interface KeystoneView {
   waiting: { player: PlayerId; cards: Array<{ card: ViewCard; targets: Target[] }> } | null;
   /** Final scores of finished games, by player. */
   gameScores: Array<Record<PlayerId, number>>;
+  /** Finished games with their final lines (game 1's lines are gone from the table in game 2). */
+  finishedGames: ViewFinishedGame[];
   /** Finished games plus the running game as it stands, by player. */
   totals: Record<PlayerId, number>;
   /** Forfeited seats in the order they forfeited. */
@@ -202,6 +214,10 @@ export function viewState(state: KeystoneState, viewer: PlayerId | null): Keysto
       ? { player: state.players[state.turn]!, cards: state.pending.map((id) => ({ card: viewCard(id), targets: targetsFor(placerLines, id) })) }
       : null,
     gameScores: state.gameScores.map((g) => Object.fromEntries(state.players.map((p, i) => [p, g[i] ?? 0]))),
+    finishedGames: state.finishedLines.map((g, i) => ({
+      game: i + 1,
+      seats: state.players.map((player, seat) => ({ player, lines: scoreLinesDetailed(g[seat] ?? []).lines, score: state.gameScores[i]?.[seat] ?? 0 })),
+    })),
     totals: Object.fromEntries(seats.map((s) => [s.player, s.total])),
     out: state.out.slice(),
     hand: seatOf >= 0 ? sortCards(state.hands[seatOf] ?? []).map(viewCard) : null,
