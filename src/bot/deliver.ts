@@ -103,13 +103,15 @@ export class DiscordDeliverer implements Deliverer {
       const seats = await this.ctx.db.seat.findMany({ where: { gameId: game.id } });
       Object.assign(names, await playerNames(this.ctx, seats.map((s) => s.playerId)));
     }
-    const payload = this.games.require(p.notification.kind).present.notification(p.notification, {
+    const meta = {
       names,
       boardUrl: game ? boardUrl(game) : null,
       version: game?.version ?? 0,
       active: game?.status === 'active',
       cycle: game !== null && game.cycleId !== null,
-    });
+    };
+    const present = this.games.require(p.notification.kind).present;
+    const payload = present.notification(p.notification, meta);
     try {
       const channelId = await this.dmChannel(p.userId);
       const msg = await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
@@ -118,9 +120,11 @@ export class DiscordDeliverer implements Deliverer {
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
         // DMs closed: mention the player in the game's channel instead, so the ping is not lost.
+        // Rendered again for everyone's eyes: a game may show private things in a DM (a hand).
+        const open = present.notification(p.notification, { ...meta, public: true });
         const fallback: MessagePayload = {
-          ...payload,
-          content: `${mention(p.userId)} (your DMs are closed, so here it is) ${payload.content ?? ''}`.slice(0, 2000),
+          ...open,
+          content: `${mention(p.userId)} (your DMs are closed, so here it is) ${open.content ?? ''}`.slice(0, 2000),
           allowed_mentions: { users: [p.userId] },
         };
         const msg = await this.post(p.fallbackChannelId, { ...fallback, nonce: nonceFor(row, 'f'), enforce_nonce: true });

@@ -50,6 +50,11 @@ export interface NotificationMeta {
   active: boolean;
   /** The game belongs to a cycle: the turn DM offers items as the board does. */
   cycle?: boolean;
+  /**
+   * The message goes where others see it: the player's DMs are closed and it is posted in the
+   * game's channel instead (src/bot/deliver.ts). Render nothing private (a hand of cards).
+   */
+  public?: boolean;
 }
 
 /** How the bot shows one game: pure functions from an engine view to message payloads. */
