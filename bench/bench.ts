@@ -6,6 +6,7 @@ import { concurrencyBench } from './concurrency.ts';
 import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './crystallia.ts';
 import { sweepBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
+import { keystoneBench, printKeystoneBench } from './keystone.ts';
 import { botMemory } from './memory.ts';
 import { ms } from './stats.ts';
 
@@ -14,9 +15,11 @@ const out = (s = '') => console.log(s);
 out(`# Stonehall bench, ${new Date().toISOString()}`);
 out(`Machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, Postgres on 127.0.0.1${quick ? ' (quick run)' : ''}`);
 
-out('\n## Engines: random self-play (moves applied per second, one core)');
-out('| engine | moves/s | games/s |\n| --- | ---: | ---: |');
-for (const e of engineThroughput(quick ? 1 : 2)) out(`| ${e.engine} | ${e.movesPerSecond.toLocaleString('en')} | ${e.gamesPerSecond.toLocaleString('en')} |`);
+out('\n## Engines: random self-play through legalMoves (moves chosen and applied per second, one core)');
+out('| engine | players | moves/s | games/s |\n| --- | ---: | ---: | ---: |');
+for (const e of engineThroughput(quick ? 1 : 2)) out(`| ${e.engine} | ${e.players} | ${e.movesPerSecond.toLocaleString('en')} | ${e.gamesPerSecond.toLocaleString('en')} |`);
+out();
+printKeystoneBench(keystoneBench(quick ? 1 : 4), out);
 
 out();
 printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);

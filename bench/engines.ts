@@ -37,8 +37,15 @@ function genericMove(engine: AnyEngine, state: unknown, r: () => number): { acto
   return { actor: timer.player ?? SYSTEM, move: timer.onExpiry.move };
 }
 
-/** Random self-play: how many legal moves per second each engine applies (two players; every registered engine, from its legal moves unless it has a faster mover above). */
-export function engineThroughput(seconds = 2): Array<{ engine: string; movesPerSecond: number; gamesPerSecond: number }> {
+/** Player ids for a game of `n` seats. */
+const playerIds = (n: number) => Array.from({ length: n }, (_, i) => `1000000000000000${String(i + 1).padStart(2, '0')}`);
+
+/**
+ * Random self-play: how many legal moves per second each engine applies (every registered engine,
+ * from its legal moves unless it has a faster mover above), with as few players as it takes (two,
+ * or its minimum: Keystone needs three) and its default options.
+ */
+export function engineThroughput(seconds = 2): Array<{ engine: string; players: number; movesPerSecond: number; gamesPerSecond: number }> {
   const out = [];
   let x = 1;
   const r = () => ((x = (x * 48271) % 2147483647) / 2147483647);
@@ -49,7 +56,7 @@ export function engineThroughput(seconds = 2): Array<{ engine: string; movesPerS
     const started = performance.now();
     const until = started + seconds * 1000;
     while (performance.now() < until) {
-      const players = ['100000000000000001', '100000000000000002'];
+      const players = playerIds(Math.max(2, engine.minPlayers));
       let state = engine.setup({ players, seed: randomBytes(32).toString('hex'), options: engine.optionsSchema.parse({}) });
       while (engine.outcome(state) === null) {
         const { actor, move } = mover(state as never, r);
@@ -59,7 +66,7 @@ export function engineThroughput(seconds = 2): Array<{ engine: string; movesPerS
       games++;
     }
     const elapsed = (performance.now() - started) / 1000;
-    out.push({ engine: engine.id, movesPerSecond: Math.round(moves / elapsed), gamesPerSecond: Math.round(games / elapsed) });
+    out.push({ engine: engine.id, players: Math.max(2, engine.minPlayers), movesPerSecond: Math.round(moves / elapsed), gamesPerSecond: Math.round(games / elapsed) });
   }
   return out;
 }

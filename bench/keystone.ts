@@ -1,6 +1,5 @@
 // Keystone engine figures: random self-play matches per second, and the autopilot's time per
-// decision. Standalone: `npx tsx bench/keystone.ts [--quick]`. Kept apart from bench/engines.ts
-// (which walks the games registry) so it needs no change to src/games/index.ts.
+// decision. Printed by `npm run bench` (bench/bench.ts); standalone: `npx tsx bench/keystone.ts [--quick]`.
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { autoPlacements, keystone, type KeystoneState } from '../src/games/keystone/engine/index.ts';
