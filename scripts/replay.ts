@@ -1,6 +1,6 @@
 // npm run replay -- <gameId>      Re-plays a finished game from its seed and move log and checks
-// that the seed matches the commitment shown on the board and that every roll and the final
-// state come out the same. Uses DATABASE_URL (or the embedded database).
+// that the seed matches the commitment shown on the board and that every roll (or deal) and the
+// final state come out the same. Uses DATABASE_URL (or the embedded database).
 import { games } from '../src/games/index.ts';
 import { openDatabase } from '../src/config.ts';
 import { systemClock } from '../src/clock.ts';
@@ -23,10 +23,14 @@ try {
   const report = await verifyGame({ db: db.prisma, clock: systemClock, log: silentLogger, games }, id);
   console.log(`game #${id} (${report.kind}), seed ${game.seed}`);
   console.log(`commitment sha256(seed) = ${game.seedCommitment}: ${report.commitmentOk ? 'matches' : 'DOES NOT MATCH'}`);
-  report.states.forEach((s, i) => {
-    const st = s as { roll?: number | null; turn?: string | null };
-    if ('roll' in st) console.log(`after ${i} move(s): ${st.turn ? `${st.turn} to place ${st.roll}` : 'game over'}`);
-  });
+  const notes = games.get(report.kind)?.replayNotes;
+  if (notes) for (const line of notes(report.states)) console.log(line);
+  else {
+    report.states.forEach((s, i) => {
+      const st = s as { roll?: number | null; turn?: string | null };
+      if ('roll' in st) console.log(`after ${i} move(s): ${st.turn ? `${st.turn} to place ${st.roll}` : 'game over'}`);
+    });
+  }
   console.log(`replayed ${report.moves} move(s): final state ${report.stateOk ? 'matches' : 'DOES NOT MATCH'} the stored one`);
   process.exit(report.commitmentOk && report.stateOk ? 0 : 1);
 } finally {

@@ -197,6 +197,12 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
   routes: Record<string, RouteDef<View, Move>>;
   /** A short "How to play", shown by `/<game> help` and linked from the board. */
   howToPlay: string;
+  /**
+   * What `npm run replay` prints of a finished game, from the states the replay went through
+   * (setup first, then one per log entry): whatever chance decided (dice, deals), for anyone to
+   * check against the revealed seed.
+   */
+  replayNotes?(states: readonly unknown[]): string[];
 }
 
 export type GameModules = GameRegistry<GameModule>;
