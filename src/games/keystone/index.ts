@@ -2,6 +2,7 @@ import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { keystone as engine, type KeystoneMove, type KeystoneView } from './engine/index.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
+import { replayNotes } from './replay.ts';
 import { routes } from './routes.ts';
 
 /** Keystone: 3-4 players, two games of 12 tricks, personal lines and the Sun (src/games/index.ts lists it). */
@@ -15,6 +16,7 @@ export const keystone: GameModule<KeystoneView, KeystoneMove> = {
   present,
   ids,
   routes,
+  replayNotes,
   howToPlay: [
     '3 or 4 players, two games of 12 tricks; 12 cards each from 53 (five colours numbered 1-10 and three God cards ✨=). Your hand is yours alone: **My hand** on the board, or your turn DM.',
     '**Tricks:** the leader plays any card; the others must follow the led colour if they can. A God card may always be played; if one leads, anything goes. The first God card played wins the trick, else the highest card of the led colour. The winner leads next.',

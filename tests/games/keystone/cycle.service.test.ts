@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keystone, type KeystoneState } from '../../../src/games/keystone/engine/index.ts';
 import { openPhase, startCycle, startSeason } from '../../../src/services/cycles.ts';
@@ -75,5 +77,16 @@ describe('Keystone in a cycle', () => {
       Object.fromEntries([ann, ben, cat].map((x) => [x.id, [outcome.winners.includes(x.id) ? 1 : 0, x.id === ben.id ? 1 : 0, outcome.scores[x.id]]])),
     );
     expect(rows.at(-1)!.playerId).toBe(ben.id);
+
+    // `npm run replay` checks the revealed seed against the commitment, prints both deals, and
+    // replays every move to the stored state.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', String(game.id)], {
+      env: { ...process.env, DATABASE_URL: db.url },
+    });
+    expect(stdout).toMatch(/commitment sha256\(seed\) = [0-9a-f]{64}: matches/);
+    const first = keystone.setup({ seed: '3'.repeat(64), players: final.seats.sort((x, y) => x.seat - y.seat).map((x) => x.playerId), options: {} });
+    expect(stdout).toContain(`  seat 1 ${first.players[0]}: ${first.hands[0]!.join(' ')}`);
+    expect(stdout).toMatch(/game 2: all 53 cards shuffled .* first leader, the winner of game 1's last trick: seat \d/);
+    expect(stdout).toMatch(/replayed \d+ move\(s\): final state matches the stored one/);
   });
 });
