@@ -147,7 +147,14 @@ export async function commitChange(
   const version = game.version + auto.steps.length;
   const engineOutcome = engine.outcome(final);
   // What the platform adds to the stored outcome: whose turn ran out (the engine only knows that they forfeited).
-  const timedOut = auto.steps.flatMap((s) => (s.entry.type === 'forfeit' && s.entry.reason === 'timeout' ? [s.entry.player] : []));
+  // In a game of three or more that went on after a seat ran out, that was logged in an earlier change.
+  let timedOut = auto.steps.flatMap((s) => (s.entry.type === 'forfeit' && s.entry.reason === 'timeout' ? [s.entry.player] : []));
+  if (engineOutcome && engine.out && game.version > 0) {
+    const earlier = await tx.$queryRaw<Array<{ player: string }>>`
+      SELECT entry->>'player' AS player FROM moves
+      WHERE game_id = ${game.id} AND entry->>'type' = 'forfeit' AND entry->>'reason' = 'timeout' ORDER BY seq`;
+    timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
+  }
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
   if (auto.steps.length > 0) {
     const rows = auto.steps.map((s, i) => ({ i: i + 1, actor: s.actor, entry: s.entry }));

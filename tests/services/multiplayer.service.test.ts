@@ -114,6 +114,29 @@ describe('a forfeit in a game of three goes on under the autopilot', () => {
   });
 });
 
+describe('the stored outcome of a game that went on', () => {
+  it('names a seat whose turn ran out early among those who timed out, though the game ended later by play', async () => {
+    const ctx = context();
+    const game = await start(ctx, '4'.repeat(64));
+    let v = await view(ctx, game.id);
+    const late = v.turn!;
+    await ctx.clock.advance(25 * HOUR);
+    expect(await new Scheduler(ctx).sweep()).toBeGreaterThanOrEqual(1);
+    v = await view(ctx, game.id);
+    expect(v.out).toEqual([late]);
+    for (let i = 0; i < 30 && !v.outcome; i++) {
+      await playMove(ctx, { gameId: game.id, userId: v.turn!, guildId: GUILD, move: { type: 'add', n: 3 } });
+      v = await view(ctx, game.id);
+    }
+    const row = await db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
+    expect((row.outcome as { timedOut?: string[] }).timedOut).toEqual([late]);
+    const over = (await db.prisma.outbox.findMany({ where: { kind: 'dm' } }))
+      .map((r) => (r.payload as { notification: { type: string; gameId: number; timedOut?: string[] } }).notification)
+      .find((n) => n.type === 'game-over' && n.gameId === game.id);
+    expect(over?.timedOut).toEqual([late]);
+  });
+});
+
 describe('practice games', () => {
   it('seat the autopilot, which answers at once; no leaderboard, no rewards', async () => {
     const ctx = context();
