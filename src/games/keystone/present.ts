@@ -175,14 +175,14 @@ function seedField(meta: BoardMeta): APIEmbedField {
   return {
     name: 'Fair shuffle',
     value: meta.seed
-      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck both deals and every move: \`npm run replay -- ${meta.gameId}\` (see README).`
+      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck both deals and every move: \`/stonehall verify game:${meta.gameId}\` (\`npm run replay -- ${meta.gameId}\` also prints the deals; see README).`
       : `Commitment (SHA-256 of the secret seed): \`${meta.seedCommitment}\`\nThe seed, and with it both deals, is revealed when the match ends.`,
     inline: false,
   };
 }
 
 /** The result of a finished match: winners, then every seat by place with both games' scores. */
-function resultLines(view: KeystoneView): string[] {
+function resultLines(view: KeystoneView, timedOut: readonly string[]): string[] {
   const o = view.outcome!;
   const out: string[] = [];
   const totals = view.totals;
@@ -195,7 +195,8 @@ function resultLines(view: KeystoneView): string[] {
   for (const s of seats) {
     const games = view.gameScores.map((g, i) => `game ${i + 1}: ${signed(g[s.player] ?? 0)}`);
     if (view.gameScores.length < view.game) games.push(`game ${view.game} (unfinished): ${signed(s.gameScore)}`);
-    out.push(`${places[s.player] ?? '–'}. ${mention(s.player)} **${signed(totals[s.player] ?? 0)}** (${games.join(' · ')})${s.out ? ' 🏳️ forfeited: ranks last' : ''}`);
+    const left = timedOut.includes(s.player) ? ' 🏳️ ran out of time: ranks last' : ' 🏳️ forfeited: ranks last';
+    out.push(`${places[s.player] ?? '–'}. ${mention(s.player)} **${signed(totals[s.player] ?? 0)}** (${games.join(' · ')})${s.out ? left : ''}`);
   }
   return out;
 }
@@ -204,7 +205,7 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
   const over = view.outcome !== null;
   const desc: string[] = [orderLine(view)];
   if (over) {
-    desc.push(`**Match over** after ${view.gameScores.length === GAMES ? `${GAMES} games` : `game ${view.game}, trick ${view.trick}`}.`, ...resultLines(view));
+    desc.push(`**Match over** after ${view.gameScores.length === GAMES ? `${GAMES} games` : `game ${view.game}, trick ${view.trick}`}.`, ...resultLines(view, meta.timedOut ?? []));
   } else {
     desc.push(`**Game ${view.game} of ${GAMES} · trick ${view.trick} of ${TRICKS}**`, ...trickLines(view));
     const deadline = view.turn ? meta.deadlines[view.turn] : null;

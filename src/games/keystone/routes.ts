@@ -128,8 +128,14 @@ const ok: Route = {
     const result = await ctx.play(items.length === waiting.cards.length ? { type: 'place-all', placements } : moves);
     const placed = items.map((x) => `${cardTextOf(waiting.cards[x.card]!.card.id)} → ${x.line === 'new' ? 'a new line' : `line ${x.line + 1}`}`).join(' · ');
     const after = result.after.view(ctx.userId) as KeystoneView;
-    const left = after.waiting?.player === ctx.userId ? ` ${after.waiting.cards.length} still to place: the DM that follows has the menus.` : '';
-    await done(ctx, `✅ Placed: ${placed}.${left}`);
+    if (after.waiting?.player === ctx.userId) {
+      // Some cards are still waiting: the same message shows the panel for them (the turn DM is
+      // refreshed the same way by the outbox, so either order of the two edits shows this).
+      const intro = `✅ Placed: ${placed}. Now place the rest: ${after.waiting.cards.map((c) => cardTextOf(c.card.id)).join(' ')}`;
+      await ctx.update(placementPanel(after, null, [], { ...panelMeta(ctx), version: result.after.game.version }, intro));
+      return;
+    }
+    await done(ctx, `✅ Placed: ${placed}.`);
   },
 };
 

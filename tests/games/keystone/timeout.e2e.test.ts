@@ -89,7 +89,7 @@ describe('a 4-player Keystone match where one player times out', () => {
     expect(after.filter((m) => /Your turn|You won trick/.test(m.content))).toEqual([]);
     const end = await board(h, game.id, 'general');
     expect(text(end)).toMatch(/Match over/);
-    expect(text(end)).toMatch(new RegExp(`4\\. <@${dave}> .*🏳️ forfeited: ranks last`));
+    expect(text(end)).toMatch(new RegExp(`4\\. <@${dave}> .*🏳️ ran out of time: ranks last`));
     expect(buttons(end).filter((b) => b.custom_id)).toHaveLength(0);
     expect((await h.api.state()).rejections).toEqual([]);
   });
