@@ -1,5 +1,6 @@
 import type { RouteContext, RouteDef } from '../../bot/game-module.ts';
 import { boardUrl } from '../../bot/board.ts';
+import { ownsMessage, updateOwned } from '../../bot/game-routes.ts';
 import { mention } from '../../bot/format.ts';
 import { UserError } from '../../services/errors.ts';
 import { previewMoves } from '../../services/games.ts';
@@ -52,9 +53,12 @@ async function showPanel(ctx: Ctx, plan: PlanItem[], asReply: boolean): Promise<
   else await ctx.update(payload);
 }
 
-/** After a move from a panel or a DM: that message says what was done (the outbox refreshes the board). */
+/**
+ * After a move from a panel or a DM: that message says what was done (the outbox refreshes the
+ * board); a message the route does not own (a forged id elsewhere) is answered privately instead.
+ */
 async function done(ctx: Ctx, note: string): Promise<void> {
-  await ctx.interaction.update({ content: note.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
+  await updateOwned(ctx.interaction, ownsMessage(ctx.interaction, ctx.game), { content: note.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
 }
 
 /**
