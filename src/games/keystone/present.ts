@@ -21,6 +21,8 @@ import {
   LINE_COST,
   lineKeystones,
   TRICKS,
+  targetsFor,
+  viewLinesOf,
   type CardId,
   type Colour,
   type KeystoneView,
@@ -314,11 +316,24 @@ function planText(pending: readonly { card: ViewCard }[], plan: readonly PlanIte
   return plan.map((p) => `${cardText(pending[p.card]!.card)} → ${p.line === 'new' ? 'a new line' : `line ${p.line + 1}`}`).join(' · ');
 }
 
-/** The viewer's lines as text (public), each with what it would score. */
-function myLines(view: KeystoneView, player: PlayerId): string {
-  const me = view.seats.find((s) => s.player === player);
-  if (!me || me.lines.length === 0) return '_no lines yet_';
-  return me.lines.map((l) => lineText(l)).join('\n');
+/** Lines as text, each with its running keystones. */
+const linesText = (lines: readonly ViewLine[]) => (lines.length ? lines.map((l) => lineText(l)).join('\n') : '_no lines yet_');
+
+/**
+ * The placer's lines after `placements` (made in order, as `place-all` makes them), and the legal
+ * targets of each card still waiting: computed from the public lines, so a plan that ends a game
+ * shows that game's lines, not the next deal's empty table.
+ */
+export function projectPlacements(view: KeystoneView, placements: readonly Placement[]): { lines: ViewLine[]; targets: Map<CardId, Target[]> } {
+  const player = view.waiting?.player;
+  const lines: CardId[][] = (view.seats.find((s) => s.player === player)?.lines ?? []).map((l) => l.cards.map((c) => c.card.id));
+  for (const p of placements) {
+    if (p.line === 'new') lines.push([p.card]);
+    else lines[p.line]?.push(p.card);
+  }
+  const placed = new Set(placements.map((p) => p.card));
+  const targets = new Map((view.waiting?.cards ?? []).filter((c) => !placed.has(c.card.id)).map((c) => [c.card.id, targetsFor(lines, c.card.id)] as [CardId, Target[]]));
+  return { lines: viewLinesOf(lines), targets };
 }
 
 export interface PanelMeta {
@@ -327,39 +342,43 @@ export interface PanelMeta {
   boardUrl?: string | null;
 }
 
+/** A plan as placements of the waiting cards (its card numbers index them, in play order). */
+export const planPlacements = (view: KeystoneView, plan: readonly PlanItem[]): Placement[] =>
+  plan.flatMap((p) => {
+    const c = view.waiting?.cards[p.card];
+    return c ? [{ card: c.card.id, line: p.line }] : [];
+  });
+
 /**
- * Placing won cards: the cards waiting, the placer's lines (after the plan so far: `preview`, the
- * placer's view after those placements), one menu per card not yet planned listing exactly its
- * legal targets, and buttons to place what is planned, see Auto-place, or start over.
- * `view` is the placer's view now (its waiting cards fix the card numbers of the plan).
+ * Placing won cards: the cards waiting, the placer's lines after the plan so far, one menu per
+ * card not yet planned listing exactly its legal targets, and buttons to place what is planned,
+ * see Auto-place, or start over. `view` is the placer's view now (its waiting cards fix the card
+ * numbers of the plan; the routes check the plan with the service's preview before showing it).
  */
-export function placementPanel(view: KeystoneView, preview: KeystoneView | null, plan: readonly PlanItem[], meta: PanelMeta, intro?: string): MessagePayload {
+export function placementPanel(view: KeystoneView, plan: readonly PlanItem[], meta: PanelMeta, intro?: string): MessagePayload {
   const waiting = view.waiting;
   if (!waiting) return { content: 'No won cards are waiting to be placed.', components: [], allowed_mentions: { parse: [] } };
-  const shown = preview ?? view;
   const pending = waiting.cards;
   const planned = new Set(plan.map((p) => p.card));
   const all = plan.length === pending.length;
+  const projection = projectPlacements(view, planPlacements(view, plan));
   const lines: string[] = [];
   lines.push(intro ?? `📥 **Keystone #${meta.gameId}**: place the ${plural(pending.length, 'card')} you won in trick ${view.trick}: ${pending.map((c) => cardText(c.card)).join(' ')}`);
   lines.push('Each card goes on top of one of your lines where it fits (↑ takes the same number or higher, ↓ the same or lower, ↕ anything; a God card fits everywhere), or starts a new line.');
   if (plan.length) lines.push(`**Planned:** ${planText(pending, plan)}`);
   lines.push(plan.length ? `**Your lines after ${all ? 'placing them all' : 'these'}** (nothing is placed until you confirm):` : '**Your lines now:**');
-  lines.push(myLines(shown, waiting.player));
+  lines.push(linesText(projection.lines));
   const rows: Row[] = [];
   let truncated = false;
-  if (!all) {
-    const me = shown.seats.find((s) => s.player === waiting.player)!;
-    pending.forEach((c, i) => {
-      if (planned.has(i)) return;
-      const targets = shown.waiting?.cards.find((w) => w.card.id === c.card.id)?.targets ?? ['new'];
-      // At most 25 options: a new line first, then the lines it fits.
-      const ordered: Target[] = ['new', ...targets.filter((t) => t !== 'new')];
-      if (ordered.length > 25) truncated = true;
-      const options = ordered.slice(0, 25).map((t) => targetOption(t === 'new' ? null : (me.lines[t] ?? null), c.card, t));
-      rows.push(row([{ type: ComponentType.StringSelect, custom_id: ids.make('tg', meta.gameId, meta.version, encodePlan(plan), i), placeholder: `Place ${cardText(c.card)} on…`, options }]));
-    });
-  }
+  pending.forEach((c, i) => {
+    if (planned.has(i)) return;
+    const targets = projection.targets.get(c.card.id) ?? ['new'];
+    // At most 25 options: a new line first, then the lines it fits.
+    const ordered: Target[] = ['new', ...targets.filter((t) => t !== 'new')];
+    if (ordered.length > 25) truncated = true;
+    const options = ordered.slice(0, 25).map((t) => targetOption(t === 'new' ? null : (projection.lines[t] ?? null), c.card, t));
+    rows.push(row([{ type: ComponentType.StringSelect, custom_id: ids.make('tg', meta.gameId, meta.version, encodePlan(plan), i), placeholder: `Place ${cardText(c.card)} on…`, options }]));
+  });
   if (truncated) lines.push('Some cards fit more lines than a menu holds: `/keystone place card:… line:…` reaches any of them.');
   const buttons: APIButtonComponent[] = [
     button(ids.make('ok', meta.gameId, meta.version, encodePlan(plan)), plan.length === 0 ? 'Place as chosen' : all ? `Place all ${pending.length} as shown` : `Place ${plural(plan.length, 'card')} now`, ButtonStyle.Success, {
@@ -375,17 +394,19 @@ export function placementPanel(view: KeystoneView, preview: KeystoneView | null,
 }
 
 /** What Auto-place would do (the placements and the lines after them), with a button to apply it. */
-export function autoPanel(view: KeystoneView, preview: KeystoneView, meta: PanelMeta): MessagePayload {
+export function autoPanel(view: KeystoneView, meta: PanelMeta): MessagePayload {
   const waiting = view.waiting;
   if (!waiting) return { content: 'No won cards are waiting to be placed.', components: [], allowed_mentions: { parse: [] } };
   const me = view.seats.find((s) => s.player === waiting.player)!;
-  const lines = me.lines.map((l) => l.cards.map((c) => c.card.id));
-  const placements: Placement[] = autoPlacements(lines, waiting.cards.map((c) => c.card.id));
+  const placements: Placement[] = autoPlacements(
+    me.lines.map((l) => l.cards.map((c) => c.card.id)),
+    waiting.cards.map((c) => c.card.id),
+  );
   const text = [
     `🤖 **Auto-place** in Keystone #${meta.gameId} would place: ${placements.map((p) => `${cardTextOf(p.card)} → ${p.line === 'new' ? 'a new line' : `line ${p.line + 1}`}`).join(' · ')}`,
     'It keeps low and negative keystones on your longest line (the Sun, which scores none) and high ones on shorter lines, and starts a new line only when that pays or nothing fits.',
     '**Your lines after it** (nothing is placed until you confirm):',
-    myLines(preview, waiting.player),
+    linesText(projectPlacements(view, placements).lines),
   ];
   const buttons: APIButtonComponent[] = [
     button(ids.make('autook', meta.gameId, meta.version), 'Auto-place', ButtonStyle.Success, { emoji: { name: '✅' } }),
@@ -411,7 +432,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
         head ?? `🏆 You won trick ${view.trick} of ${title} (game ${view.game} of ${GAMES}): ${playedText(view.lastTrick?.cards ?? [])}.`,
         `Place the won cards ${view.waiting.cards.map((c) => cardText(c.card)).join(' ')} ${deadline}`,
       ].join('\n');
-      return placementPanel(view, null, [], { gameId: n.gameId, version: meta.version, boardUrl: meta.boardUrl }, intro);
+      return placementPanel(view, [], { gameId: n.gameId, version: meta.version, boardUrl: meta.boardUrl }, intro);
     }
     const lines = [head ?? `🃏 Your turn in ${title} (game ${view.game} of ${GAMES}, trick ${view.trick} of ${TRICKS}).`];
     if (view.current.cards.length) lines.push(`**Trick so far:** ${playedText(view.current.cards)}`);

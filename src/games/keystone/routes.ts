@@ -38,17 +38,19 @@ function planMoves(waiting: NonNullable<KeystoneView['waiting']>, plan: readonly
   });
 }
 
-/** The clicker's view after `moves` (nothing saved); refuses exactly as the moves themselves would be. */
-async function preview(ctx: Ctx, moves: KeystoneMove[]): Promise<KeystoneView> {
-  const r = await previewMoves(ctx.deps.ctx, { gameId: ctx.game.id, userId: ctx.userId, guildId: ctx.interaction.guildId, moves, expectedVersion: ctx.version });
-  return r.view as KeystoneView;
+/**
+ * Checks `moves` with the service's preview (nothing saved): it refuses exactly as the moves
+ * themselves would be, so a plan shown is a plan that can be placed.
+ */
+async function checkPreview(ctx: Ctx, moves: KeystoneMove[]): Promise<void> {
+  await previewMoves(ctx.deps.ctx, { gameId: ctx.game.id, userId: ctx.userId, guildId: ctx.interaction.guildId, moves, expectedVersion: ctx.version });
 }
 
 /** Shows the placement panel with `plan` (a reply from the board or a hand panel; an edit within the panel). */
 async function showPanel(ctx: Ctx, plan: PlanItem[], asReply: boolean): Promise<void> {
   const waiting = requirePlacing(ctx);
-  const view = plan.length ? await preview(ctx, planMoves(waiting, plan)) : null;
-  const payload = placementPanel(ctx.view, view, plan, panelMeta(ctx));
+  if (plan.length) await checkPreview(ctx, planMoves(waiting, plan));
+  const payload = placementPanel(ctx.view, plan, panelMeta(ctx));
   if (asReply) await ctx.reply(payload);
   else await ctx.update(payload);
 }
@@ -136,7 +138,7 @@ const ok: Route = {
       // Some cards are still waiting: the same message shows the panel for them (the turn DM is
       // refreshed the same way by the outbox, so either order of the two edits shows this).
       const intro = `✅ Placed: ${placed}. Now place the rest: ${after.waiting.cards.map((c) => cardTextOf(c.card.id)).join(' ')}`;
-      await ctx.update(placementPanel(after, null, [], { ...panelMeta(ctx), version: result.after.game.version }, intro));
+      await ctx.update(placementPanel(after, [], { ...panelMeta(ctx), version: result.after.game.version }, intro));
       return;
     }
     await done(ctx, `✅ Placed: ${placed}.`);
@@ -146,7 +148,7 @@ const ok: Route = {
 const auto: Route = {
   async handle(ctx) {
     requirePlacing(ctx);
-    await ctx.update(autoPanel(ctx.view, await preview(ctx, [{ type: 'auto-place' }]), panelMeta(ctx)));
+    await ctx.update(autoPanel(ctx.view, panelMeta(ctx)));
   },
 };
 

@@ -3,7 +3,7 @@ import type { BoardMeta, NotificationMeta } from '../../../src/bot/game-module.t
 import { keystone, scoreLines, stateSchema, type CardId, type KeystoneMove, type KeystoneState } from '../../../src/games/keystone/engine/index.ts';
 import { rankedOutcome } from '../../../src/kernel/checks.ts';
 import { autopilotMove, autopilotRng } from '../../../src/kernel/index.ts';
-import { autoPanel, embedSize, handPanel, placementPanel, present } from '../../../src/games/keystone/present.ts';
+import { autoPanel, embedSize, handPanel, lineText, placementPanel, present } from '../../../src/games/keystone/present.ts';
 import type { Notification } from '../../../src/services/notifications.ts';
 import { FOUR, THREE } from './helpers.ts';
 import { expectWithinLimits, limitProblems } from './render-checks.ts';
@@ -73,14 +73,38 @@ describe('Keystone renderers (snapshots)', () => {
     const s = states[placing]!;
     const placer = s.players[s.turn]!;
     const view = keystone.view(s, placer);
-    expect(placementPanel(view, null, [], { gameId: 12, version: placing, boardUrl: 'https://discord.com/channels/1/2/3' })).toMatchSnapshot();
-    const first = keystone.legalMoves(s, placer).find((m) => m.type === 'place' && m.line === 'new')!;
-    const after = keystone.apply(s, placer, first);
-    const planned = placementPanel(view, keystone.view(after, placer), [{ card: s.pending.indexOf((first as { card: CardId }).card), line: 'new' }], { gameId: 12, version: placing });
+    expect(placementPanel(view, [], { gameId: 12, version: placing, boardUrl: 'https://discord.com/channels/1/2/3' })).toMatchSnapshot();
+    const planned = placementPanel(view, [{ card: 0, line: 'new' }], { gameId: 12, version: placing });
     expect(planned).toMatchSnapshot();
+    // The lines shown are the engine's after that placement.
+    const after = keystone.view(keystone.apply(s, placer, { type: 'place', card: s.pending[0]!, line: 'new' }), placer);
+    const shown = after.seats.find((x) => x.player === placer)!.lines.map((l) => lineText(l)).join('\n');
+    expect(planned.content).toContain(shown);
+    // One menu per card not planned yet, each offering exactly the engine's targets (a new line first).
     expect(planned.components).toHaveLength(s.pending.length);
-    const auto = keystone.apply(s, placer, { type: 'auto-place' });
-    expect(autoPanel(view, keystone.view(auto, placer), { gameId: 12, version: placing, boardUrl: null })).toMatchSnapshot();
+    planned.components!.slice(0, -1).forEach((r, i) => {
+      const menu = r.components[0] as { options: Array<{ value: string }> };
+      const targets = after.waiting!.cards[i]!.targets;
+      expect(menu.options.map((o) => o.value).sort()).toEqual(targets.map((t) => (t === 'new' ? 'n' : String(t))).sort());
+    });
+    const auto = keystone.view(keystone.apply(s, placer, { type: 'auto-place' }), placer);
+    const autoPayload = autoPanel(view, { gameId: 12, version: placing, boardUrl: null });
+    expect(autoPayload).toMatchSnapshot();
+    expect(autoPayload.content).toContain(auto.seats.find((x) => x.player === placer)!.lines.map((l) => lineText(l)).join('\n'));
+  });
+
+  it('placing the last trick of game 1: the preview shows game 1’s lines with the cards placed, not game 2’s empty table', () => {
+    const last = at((s) => s.game === 1 && s.trick === 12 && s.phase === 'place');
+    const s = states[last]!;
+    const placer = s.players[s.turn]!;
+    const view = keystone.view(s, placer);
+    const plan = s.pending.map((_, i) => ({ card: i, line: 'new' as const }));
+    const panel = placementPanel(view, plan, { gameId: 12, version: last });
+    const lines = keystone.view(s, placer).seats.find((x) => x.player === placer)!.lines.length;
+    expect(panel.content).toContain(`\`${lines + s.pending.length}\` `);
+    expect(panel.content).not.toContain('_no lines yet_');
+    const auto = autoPanel(view, { gameId: 12, version: last });
+    expect(auto.content).not.toContain('_no lines yet_');
   });
 
   it('DMs: a turn to play (with the hand and the menu), to place, a reminder, the same in the channel, the end', () => {

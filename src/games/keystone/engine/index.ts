@@ -62,7 +62,7 @@ export {
   type Target,
   type TrickRecord,
 } from './schema.ts';
-export { ledColourOf, playableCards, targetsFor, viewCard, type KeystoneView, type ViewCard, type ViewLine, type ViewLineCard, type ViewPlayedCard, type ViewSeat, type ViewTrick } from './view.ts';
+export { ledColourOf, playableCards, targetsFor, viewCard, viewLinesOf, type KeystoneView, type ViewCard, type ViewLine, type ViewLineCard, type ViewPlayedCard, type ViewSeat, type ViewTrick } from './view.ts';
 
 /** One entry of a game's log, as `replay` consumes it: a move, or a forfeit. */
 export type KeystoneLogEntry = ReplayEntry<KeystoneMove>;

@@ -140,6 +140,11 @@ export function targetsFor(lines: readonly (readonly CardId[])[], id: CardId): T
   return out;
 }
 
+/** Lines as a view shows them (what each card counts as, running sums, direction, Sun, score), for `lines` as given. */
+export function viewLinesOf(lines: readonly (readonly CardId[])[]): ViewLine[] {
+  return viewLines(lines).lines;
+}
+
 function viewLines(lines: readonly (readonly CardId[])[]): { lines: ViewLine[]; total: number } {
   let longest = 0;
   for (const l of lines) if (l.length > longest) longest = l.length;
