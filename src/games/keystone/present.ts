@@ -164,8 +164,8 @@ function orderLine(view: KeystoneView): string {
   return `**Order of play:** ${view.seats.map((s) => `${mention(s.player)} (${plural(s.handCount, 'card')}${s.out ? ', 🏳️ autopilot' : ''})`).join(' → ')}`;
 }
 
-function finishedField(view: KeystoneView, names: Names): APIEmbedField[] {
-  return view.finishedGames.flatMap((g) =>
+function finishedFields(games: KeystoneView['finishedGames'], names: Names): APIEmbedField[] {
+  return games.flatMap((g) =>
     fieldsOf(
       `Game ${g.game} of ${GAMES}: final scoring (the longest line is the Sun ☀️; every line costs ${LINE_COST})`,
       g.seats.map((s) => `**${nameOf(names, s.player)}**: ${finishedText(s.lines, s.score)}`).join('\n'),
@@ -221,14 +221,13 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
   const scoredNow = over && view.gameScores.length === view.game;
   const fields: APIEmbedField[] = [];
   for (const s of view.seats) {
-    const name = `${nameOf(meta.names, s.player)}${s.out ? ' 🏳️' : ''} · ${over ? '' : `${plural(s.handCount, 'card')} in hand · `}game ${view.game}: ${signed(s.gameScore)}${view.gameScores.length && !scoredNow ? ` · total ${signed(s.total)}` : ''}${scoredNow && view.game === GAMES ? ` · total ${signed(s.total)}` : ''}`;
+    // From game 2 on, the total of both games too.
+    const name = `${nameOf(meta.names, s.player)}${s.out ? ' 🏳️' : ''} · ${over ? '' : `${plural(s.handCount, 'card')} in hand · `}game ${view.game}: ${signed(s.gameScore)}${view.gameScores.length ? ` · total ${signed(s.total)}` : ''}`;
     const value = s.lines.length ? s.lines.map((l) => `${lineText(l, compact, !scoredNow)}${scoredNow ? scoreTail(l) : ''}`).join('\n') : '_no lines yet_';
     fields.push(...fieldsOf(name, value));
   }
-  if (view.finishedGames.length && !(scoredNow && view.finishedGames.length === 1)) {
-    // In game 2 (and at the end) game 1's scoring stays in view; game 2's is in the seats' fields.
-    fields.push(...finishedField({ ...view, finishedGames: view.finishedGames.filter((g) => !(scoredNow && g.game === view.game)) }, meta.names));
-  }
+  // In game 2 (and at the end) game 1's scoring stays in view; a game just scored is in the seats' fields.
+  fields.push(...finishedFields(view.finishedGames.filter((g) => !(scoredNow && g.game === view.game)), meta.names));
   fields.push(seedField(meta));
   const embed: APIEmbed = {
     title: `Keystone #${meta.gameId}${meta.practice ? ' (practice)' : ''}`,
