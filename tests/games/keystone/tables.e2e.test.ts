@@ -39,6 +39,20 @@ describe('starting Keystone', () => {
     const hand = await h.api.click('bob', b.id, `ks:hand:${game.id}`);
     expect(hand.response?.message?.flags).toBe(EPHEMERAL);
     expect(hand.response?.message?.content).toMatch(/Your hand\*\* in Keystone #\d+ \(12 cards\)/);
+
+    // Bob gives up with the board's Forfeit…: the autopilot takes his seat, everyone is told, the match goes on.
+    const ask = await h.api.click('bob', b.id, button(b, (x) => x.label === 'Forfeit…').custom_id!);
+    expect(ask.response?.message?.content).toMatch(/the autopilot plays your seat and you rank last/);
+    const yes = await h.api.click('bob', ask.response!.message!.id, button(ask.response!.message!, (x) => x.label === 'Yes, forfeit').custom_id!);
+    expect(yes.response?.message?.content).toMatch(/You left game #\d+: the autopilot plays your seat from now on/);
+    await h.settle();
+    const after = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
+    expect(after.status).toBe('active');
+    expect((after.state as { out: string[] }).out).toEqual([h.emulator.users.bob]);
+    for (const a of ['alice', 'carol'] as const) {
+      expect((await h.api.dms(a)).messages.some((m) => m.content.includes(`<@${h.emulator.users.bob}> gave up in Keystone #${game.id}. The autopilot plays their seat`))).toBe(true);
+    }
+    expect(text(await board(h, game.id, 'general'))).toMatch(new RegExp(`<@${h.emulator.users.bob}> \\(\\d+ cards?, 🏳️ autopilot\\)`));
   });
 
   it('/keystone table: four seats, the host starts with three; nobody else can start it', async () => {
