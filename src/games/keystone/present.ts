@@ -450,7 +450,9 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content: lines.join('\n').slice(0, 2000), components: [...components, ...links], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
-  const scores = n.scores ? ` (${Object.entries(n.scores).map(([p, s]) => `${mention(p)} ${signed(s)}`).join(' · ')})` : '';
+  // Winners first, then the others, each highest first (the platform's order for results, as scoreText).
+  const ranked = Object.entries(n.scores ?? {}).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
+  const scores = ranked.length ? ` (${ranked.map(([p, s]) => `${mention(p)} ${signed(s)}`).join(' · ')})` : '';
   const text =
     n.winners.length === 0
       ? `🏁 ${title} is over without a winner${scores}.`

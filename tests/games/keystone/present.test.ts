@@ -123,6 +123,9 @@ describe('Keystone renderers (snapshots)', () => {
     expect(present.notification({ type: 'turn', gameId: 12, kind: 'keystone', view: keystone.view(p, placer), deadlineAt: DEADLINE.toISOString(), opponents: [] }, dmMeta(placing))).toMatchSnapshot();
     const end = states.at(-1)!;
     expect(present.notification({ type: 'game-over', gameId: 12, kind: 'keystone', ...end.outcome! }, dmMeta(states.length, { active: false }))).toMatchSnapshot();
+    // Results name the winners first, then the others by score (a shared win: both winners first).
+    const shared = present.notification({ type: 'game-over', gameId: 12, kind: 'keystone', winners: ['cat', 'ben'], reason: 'scored', scores: { ann: 9, ben: 5, cat: 5 } }, dmMeta(1, { active: false }));
+    expect(shared.content).toMatch(/<@cat> and <@ben> share the win \(<@ben> \+5 · <@cat> \+5 · <@ann> \+9\)|<@cat> and <@ben> share the win \(<@cat> \+5 · <@ben> \+5 · <@ann> \+9\)/);
   });
 });
 
