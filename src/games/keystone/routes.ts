@@ -3,7 +3,6 @@ import { boardUrl } from '../../bot/board.ts';
 import { ownsMessage, updateOwned } from '../../bot/game-routes.ts';
 import { mention } from '../../bot/format.ts';
 import { UserError } from '../../services/errors.ts';
-import { previewMoves } from '../../services/games.ts';
 import { cardIdSchema, type KeystoneMove, type KeystoneView } from './engine/index.ts';
 import type { PlanItem } from './ids.ts';
 import { autoPanel, cardTextOf, handPanel, placementPanel } from './present.ts';
@@ -43,7 +42,7 @@ function planMoves(waiting: NonNullable<KeystoneView['waiting']>, plan: readonly
  * themselves would be, so a plan shown is a plan that can be placed.
  */
 async function checkPreview(ctx: Ctx, moves: KeystoneMove[]): Promise<void> {
-  await previewMoves(ctx.deps.ctx, { gameId: ctx.game.id, userId: ctx.userId, guildId: ctx.interaction.guildId, moves, expectedVersion: ctx.version });
+  await ctx.preview(moves);
 }
 
 /** Shows the placement panel with `plan` (a reply from the board or a hand panel; an edit within the panel). */
