@@ -23,14 +23,8 @@ try {
   const report = await verifyGame({ db: db.prisma, clock: systemClock, log: silentLogger, games }, id);
   console.log(`game #${id} (${report.kind}), seed ${game.seed}`);
   console.log(`commitment sha256(seed) = ${game.seedCommitment}: ${report.commitmentOk ? 'matches' : 'DOES NOT MATCH'}`);
-  const notes = games.get(report.kind)?.replayNotes;
-  if (notes) for (const line of notes(report.states)) console.log(line);
-  else {
-    report.states.forEach((s, i) => {
-      const st = s as { roll?: number | null; turn?: string | null };
-      if ('roll' in st) console.log(`after ${i} move(s): ${st.turn ? `${st.turn} to place ${st.roll}` : 'game over'}`);
-    });
-  }
+  // What the game says about its random draws (dice, deals), recomputed from the seed.
+  for (const line of games.get(report.kind)?.replayNotes?.(report.states) ?? []) console.log(line);
   console.log(`replayed ${report.moves} move(s): final state ${report.stateOk ? 'matches' : 'DOES NOT MATCH'} the stored one`);
   process.exit(report.commitmentOk && report.stateOk ? 0 : 1);
 } finally {

@@ -1,6 +1,6 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { DIE_INFO, DIE_ITEMS } from './engine/dice.ts';
-import { knucklebones as engine, type KnucklebonesMove, type KnucklebonesView } from './engine/index.ts';
+import { knucklebones as engine, type KnucklebonesMove, type KnucklebonesState, type KnucklebonesView } from './engine/index.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
 import { dieItemId, routes } from './routes.ts';
@@ -18,6 +18,13 @@ export const knucklebones: GameModule<KnucklebonesView, KnucklebonesMove> = {
   present,
   ids,
   routes,
+  /** `npm run replay`: every die, recomputed from the seed, in the order it was rolled. */
+  replayNotes: (states) =>
+    (states as KnucklebonesState[]).flatMap((st, i) => {
+      const prev = states[i - 1] as KnucklebonesState | undefined;
+      if (prev && prev.roll === st.roll && prev.turn === st.turn) return [];
+      return [`after ${i} move(s): ${st.turn ? `${st.turn} to place ${st.roll}` : 'game over'}`];
+    }),
   howToPlay: [
     'Two players take turns. On your turn the bot rolls a die for you (it is in your turn DM and on the board): place it in one of your three columns that is not full.',
     'Placing a value knocks out every die of the same value in your opponent’s column of the same number.',
