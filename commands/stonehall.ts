@@ -107,10 +107,10 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     const r = await verifyGame(deps.ctx, game.id);
     const ok = r.commitmentOk && r.stateOk;
     const lines = [
-      `${ok ? '✅' : '❌'} **${deps.games.title(game.kind)} #${game.id}**: ${ok ? 'the dice were fair.' : 'something does not match: tell a moderator.'}`,
+      `${ok ? '✅' : '❌'} **${deps.games.title(game.kind)} #${game.id}**: ${ok ? 'fair: every random draw (dice, shuffles) came from the seed committed at the start.' : 'something does not match: tell a moderator.'}`,
       `• Seed \`${game.seed}\``,
       `• SHA-256 of the seed ${r.commitmentOk ? 'matches' : '**does not match**'} the commitment shown from the first move (\`${game.seedCommitment}\`).`,
-      `• Replaying the game from that seed, ${r.moves} logged move${r.moves === 1 ? '' : 's'} in order, ${r.stateOk ? 'gives exactly the final position' : '**does not give** the final position'}: every roll came from the seed.`,
+      `• Replaying the game from that seed, ${r.moves} logged move${r.moves === 1 ? '' : 's'} in order, ${r.stateOk ? 'gives exactly the final position' : '**does not give** the final position'}.`,
       'How to recompute it yourself: README, “Fair dice”.',
     ];
     await interaction.reply({ content: lines.join('\n'), flags: EPHEMERAL });

@@ -254,7 +254,7 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     // Anyone can check the dice of a finished game in Discord: the seed against its commitment, every move replayed.
     const verify = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'stonehall', options: { subcommand: 'verify', game: gameId } });
     expect(verify.response?.message?.flags).toBe(EPHEMERAL);
-    expect(verify.response?.message?.content).toMatch(new RegExp(`✅ \\*\\*Knucklebones #${gameId}\\*\\*: the dice were fair`));
+    expect(verify.response?.message?.content).toMatch(new RegExp(`✅ \\*\\*Knucklebones #${gameId}\\*\\*: fair: every random draw`));
     expect(verify.response?.message?.content).toMatch(/matches the commitment[\s\S]*gives exactly the final position/);
     expect(text(await boardMessage(gameId))).toContain(`/stonehall verify game:${gameId}`);
     expect(text(await boardMessage(gameId))).toMatch(new RegExp(`<@${ids.dave}> forfeited`));
