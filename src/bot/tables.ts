@@ -123,7 +123,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start
   },
   async 'tb:decline'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are answered in the server.');
-    const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id });
+    const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
     await updateOwned(interaction, isTableMessage(interaction, table), toDiscord(tableMessage(deps.games, table)));
   },
   async 'tb:join'(interaction, [tableId], deps) {

@@ -233,9 +233,9 @@ export async function startTableNow(ctx: ServiceContext, input: { tableId: numbe
 }
 
 /** An invited player declines: the table closes, and everyone at it is told. */
-export async function declineTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string }): Promise<TableWithSeats> {
+export async function declineTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string; messageId?: string }): Promise<TableWithSeats> {
   return inTransaction(ctx, async (tx) => {
-    const table = await lockTable(tx, input.tableId, input.guildId);
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     if (!table.invited.includes(input.userId)) throw new UserError('table/not-invited', 'Only the players named at this table can decline it.');
     const now = ctx.clock.now();
