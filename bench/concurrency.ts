@@ -4,7 +4,7 @@ import { games } from '../src/games/index.ts';
 import { startBot } from '../src/bot/index.ts';
 import { OffsetClock } from '../src/clock.ts';
 import { connectPostgres } from '../src/db/client.ts';
-import { addMember, startEmulator, silentLogger as emulatorSilent } from '../src/emulator/index.ts';
+import { addMember, startEmulator, silentLogger as emulatorSilent } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { silentLogger } from '../src/log.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';

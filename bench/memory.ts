@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { deployCommands } from '../commands/deploy.ts';
-import { startEmulator, silentLogger } from '../src/emulator/index.ts';
+import { startEmulator, silentLogger } from '@stonehall/discord-emulator';
 import { BotProcess } from '../tests/helpers/bot-process.ts';
 import { benchContext, benchDatabase, startGames } from './db.ts';
 

@@ -34,7 +34,7 @@ if (env.DISCORD_TOKEN) {
   });
   log.info({ gateway: env.STONEHALL_GATEWAY === '1' }, 'stonehall started');
 } else {
-  const { startEmulator } = await import('./emulator/index.ts');
+  const { startEmulator } = await import('@stonehall/discord-emulator');
   const clock = new OffsetClock();
   const emulator = await startEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
   closeEmulator = () => emulator.close();

@@ -5,7 +5,7 @@ import { commands } from '../../commands/index.ts';
 import { deployCommands } from '../../commands/deploy.ts';
 import { games } from '../../src/games/index.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
-import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '../../src/emulator/index.ts';
+import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '@stonehall/discord-emulator';
 import { createLogger, silentLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 

@@ -1,6 +1,6 @@
 import type { APIMessage } from 'discord.js';
 import { deployCommands } from '../../commands/deploy.ts';
-import { startEmulator, silentLogger, type Emulator } from '../../src/emulator/index.ts';
+import { startEmulator, silentLogger, type Emulator } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { BotProcess } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';

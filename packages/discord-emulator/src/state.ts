@@ -12,8 +12,8 @@ import type {
   APIEmbed,
   APIMessageReference,
   APIMessageTopLevelComponent,
-} from 'discord.js';
-import type { OffsetClock } from '../clock.ts';
+} from 'discord-api-types/v10';
+import type { EmulatorClock } from './clock.ts';
 import type { CommandInput } from './commands.ts';
 import type { ErrorTree } from './errors.ts';
 import { channelPermissions, basePermissions, DM_PERMISSIONS, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
@@ -193,7 +193,7 @@ export class EmulatorState {
   private readonly listeners = new Set<EmulatorEventListener>();
   application!: ApplicationRecord;
 
-  constructor(readonly clock: OffsetClock) {
+  constructor(readonly clock: EmulatorClock) {
     this.ids = new SnowflakeGenerator(() => clock.now().getTime());
   }
 

@@ -1,8 +1,8 @@
 import { ActionRowBuilder, Client, GatewayIntentBits, ModalBuilder, REST, Routes, TextInputBuilder, TextInputStyle } from 'discord.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startEmulator, type Emulator } from '../../src/emulator/index.ts';
-import { launchBrowser, message, openPage, runBrowserTests, type } from './browser.ts';
+import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
+import { launchBrowser, message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
 
 /**
  * What Stonehall does not use yet but a bot may: a command typed as a whole line (a choice by name,

@@ -13,7 +13,7 @@ import type {
   MessageType,
   RoleFlags,
   UserFlags,
-} from 'discord.js';
+} from 'discord-api-types/v10';
 import { ChannelKind, type ChannelRecord, type EmulatorState, type GuildRecord, type MemberRecord, type MessageRecord, type RoleRecord, type UserRecord } from './state.ts';
 
 export function apiUser(u: UserRecord): APIUser {

@@ -4,7 +4,7 @@
  * command schema the way the Discord client checks what a user types (types, choices, ranges,
  * required options), with `data.resolved` filled for users, members, roles and channels.
  */
-import type { APIApplicationCommandOption } from 'discord.js';
+import type { APIApplicationCommandOption } from 'discord-api-types/v10';
 import { OptionType, usableInDm } from './commands.ts';
 import { Permission, hasPermission } from './permissions.ts';
 import { apiChannel, apiMemberFields, apiRole, apiUser } from './serialize.ts';

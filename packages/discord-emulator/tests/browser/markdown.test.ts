@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMessageLink, renderMarkdown } from '../../src/emulator/page/markdown.js';
-import { offsetLabel, relativeTime } from '../../src/emulator/page/time.js';
+import { parseMessageLink, renderMarkdown } from '../../src/page/markdown.js';
+import { offsetLabel, relativeTime } from '../../src/page/time.js';
 
 /**
  * The playground's Discord markdown and time wording, without a browser: one row per construct the

@@ -2,7 +2,7 @@
  * Creating and editing messages from bot payloads (channel messages, interaction responses,
  * followups, webhook edits): validation, attachments, mentions, replies, the empty-message rule.
  */
-import type { APIAllowedMentions, APIAttachment, APIMessageReference } from 'discord.js';
+import type { APIAllowedMentions, APIAttachment, APIMessageReference } from 'discord-api-types/v10';
 import { ApiError, Errors, FormErrors, type FieldPath } from './errors.ts';
 import type { UploadedFile } from './http.ts';
 import { Permission } from './permissions.ts';

@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OffsetClock } from '../clock.ts';
+import { OffsetClock, type EmulatorClock } from './clock.ts';
 import { EmulatorClient } from './client.ts';
 import { Faults } from './faults.ts';
 import { Gateway } from './gateway.ts';
@@ -23,6 +23,7 @@ import { EmulatorState } from './state.ts';
 import { TestApi } from './test-api.ts';
 
 export { EmulatorClient, EmulatorClientError } from './client.ts';
+export { OffsetClock, type EmulatorClock } from './clock.ts';
 export type { EmulatorLogger } from './logger.ts';
 export { silentLogger, consoleLogger } from './logger.ts';
 export { EmulatorState } from './state.ts';
@@ -36,7 +37,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  clock?: OffsetClock;
+  /** The time source (default: a new OffsetClock). Pass the bot's own offset clock so both agree. */
+  clock?: EmulatorClock;
   botToken?: string;
   logger?: EmulatorLogger;
   /** How long the bot has to send the initial interaction response (default 3000 ms, as on Discord). */
@@ -59,7 +61,7 @@ export interface Emulator {
   channels: Record<DemoChannelName, string>;
   /** The "Moderator" role (MANAGE_GUILD). */
   moderatorRoleId: string;
-  clock: OffsetClock;
+  clock: EmulatorClock;
   /** The in-memory model; tests may read it (mutate it only through the test API). */
   state: EmulatorState;
   /** A test API client bound to this emulator. */

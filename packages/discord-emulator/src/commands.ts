@@ -3,7 +3,7 @@
  * id/version semantics (a bulk overwrite keeps the id of a command whose name is unchanged) and the
  * API representation.
  */
-import type { APIApplicationCommandOption } from 'discord.js';
+import type { APIApplicationCommandOption } from 'discord-api-types/v10';
 import { ApiError, FormErrors, type FieldPath } from './errors.ts';
 import type { CommandRecord, EmulatorState } from './state.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { OffsetClock } from '../clock.ts';
+import type { EmulatorClock } from './clock.ts';
 import { toApiCommand } from './commands.ts';
 import type { Faults } from './faults.ts';
 import type { Gateway } from './gateway.ts';
@@ -23,7 +23,7 @@ export interface TestApiDeps {
   interactions: Interactions;
   gateway: Gateway;
   faults: Faults;
-  clock: OffsetClock;
+  clock: EmulatorClock;
   logger: EmulatorLogger;
 }
 

@@ -5,7 +5,7 @@
  * for 15 minutes, ephemeral messages visible only to the invoking user.
  */
 import { randomBytes } from 'node:crypto';
-import type { APIMessage } from 'discord.js';
+import type { APIMessage } from 'discord-api-types/v10';
 import { ApiError, Errors, FormErrors } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { json, noContent, type Reply, type UploadedFile } from './http.ts';

@@ -6,7 +6,7 @@
  * Error codes and messages are Discord's where known (BASE_TYPE_MAX_LENGTH, BASE_TYPE_BAD_LENGTH,
  * COMPONENT_LAYOUT_WIDTH_EXCEEDED, MAX_EMBED_SIZE_EXCEEDED, …). Lengths count UTF-16 code units.
  */
-import type { APIAllowedMentions, APIEmbed, APIMessageReference, APIMessageTopLevelComponent } from 'discord.js';
+import type { APIAllowedMentions, APIEmbed, APIMessageReference, APIMessageTopLevelComponent } from 'discord-api-types/v10';
 import { FormErrors, type FieldPath } from './errors.ts';
 import { walkComponents } from './state.ts';
 

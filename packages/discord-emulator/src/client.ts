@@ -5,7 +5,7 @@
  *   const emu = new EmulatorClient('http://127.0.0.1:8787');
  *   const { response } = await emu.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
  */
-import type { APIMessage, APIUser } from 'discord.js';
+import type { APIMessage, APIUser } from 'discord-api-types/v10';
 import type { QueuedFault } from './faults.ts';
 import type { SessionInfo } from './gateway.ts';
 import type { InteractionOutcome } from './interactions.ts';

@@ -1,6 +1,6 @@
 import { Client, Events, GatewayIntentBits, Partials, type Interaction } from 'discord.js';
-import { startEmulator, silentLogger, type Emulator, type EmulatorOptions } from '../../src/emulator/index.ts';
-import type { EmulatorClient } from '../../src/emulator/client.ts';
+import { startEmulator, silentLogger, type Emulator, type EmulatorOptions } from '../src/index.ts';
+import type { EmulatorClient } from '../src/client.ts';
 
 export interface Harness {
   emulator: Emulator;
