@@ -34,9 +34,9 @@ if (env.DISCORD_TOKEN) {
   });
   log.info({ gateway: env.STONEHALL_GATEWAY === '1' }, 'stonehall started');
 } else {
-  const { startEmulator } = await import('@stonehall/discord-emulator');
+  const { startDemoEmulator } = await import('./dev/demo-server.ts');
   const clock = new OffsetClock();
-  const emulator = await startEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
+  const emulator = await startDemoEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
   closeEmulator = () => emulator.close();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });

@@ -54,6 +54,7 @@ export interface EmulatorSnapshot {
   application: { id: string; name: string };
   bot: APIUser;
   guild: { id: string; name: string; owner_id: string; roles: Array<{ id: string; name: string; permissions: string }> };
+  guilds: Array<{ id: string; name: string; owner_id: string; member_ids: string[]; channels: Array<{ id: string; name: string }> }>;
   channels: Array<ChannelSummary & { topic: string | null }>;
   dm_channels: ChannelSummary[];
   users: SnapshotUser[];

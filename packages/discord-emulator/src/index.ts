@@ -18,7 +18,7 @@ import { Interactions } from './interactions.ts';
 import { consoleLogger, type EmulatorLogger } from './logger.ts';
 import { servePage } from './page.ts';
 import { RestApi } from './rest.ts';
-import { defaultBotToken, seedDemo, type DemoChannelName, type DemoUserAlias } from './seed.ts';
+import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
 import { TestApi } from './test-api.ts';
 
@@ -28,11 +28,15 @@ export type { EmulatorLogger } from './logger.ts';
 export { silentLogger, consoleLogger } from './logger.ts';
 export { EmulatorState } from './state.ts';
 export type { EmulatorEvent, MessageRecord, UserRecord, ChannelRecord, CommandRecord, Rejection } from './state.ts';
-export { DEMO_USER_ALIASES, DEMO_CHANNELS, addMember, type DemoUserAlias, type DemoChannelName } from './seed.ts';
+export { addMember, exampleServer, seedServer } from './server.ts';
+export type { ServerDefinition, GuildDefinition, UserDefinition, RoleDefinition, ChannelDefinition, GuildHandle, UserAlias, ChannelName, RoleName } from './server.ts';
+export { Permission } from './permissions.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';
 
-export interface EmulatorOptions {
+export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> {
+  /** The guilds, channels, roles and users to start with (default `exampleServer`). */
+  server?: S;
   /** 0 (default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -45,7 +49,7 @@ export interface EmulatorOptions {
   interactionTimeoutMs?: number;
 }
 
-export interface Emulator {
+export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   /** http://127.0.0.1:PORT */
   url: string;
   /** `${url}/api`: pass as discord.js `rest.api` */
@@ -55,12 +59,16 @@ export interface Emulator {
   botToken: string;
   applicationId: string;
   botUserId: string;
-  /** The demo guild "Stonehall Demo". */
+  /** The first guild of the server definition. */
   guildId: string;
-  users: Record<DemoUserAlias, string>;
-  channels: Record<DemoChannelName, string>;
-  /** The "Moderator" role (MANAGE_GUILD). */
-  moderatorRoleId: string;
+  /** Every user of the definition: alias -> id. */
+  users: Record<UserAlias<S>, string>;
+  /** The first guild's channels: name -> id. */
+  channels: Record<ChannelName<S['guilds'][0]>, string>;
+  /** The first guild's roles: name -> id. */
+  roles: Record<RoleName<S['guilds'][0]>, string>;
+  /** Every guild, in the order of the definition, with its channel and role ids. */
+  guilds: GuildHandles<S>;
   clock: EmulatorClock;
   /** The in-memory model; tests may read it (mutate it only through the test API). */
   state: EmulatorState;
@@ -69,12 +77,13 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+export async function startEmulator<const S extends ServerDefinition = typeof exampleServer>(opts: EmulatorOptions<S> = {}): Promise<Emulator<S>> {
   const clock = opts.clock ?? new OffsetClock();
   const logger = opts.logger ?? consoleLogger;
   const host = opts.host ?? '127.0.0.1';
   const state = new EmulatorState(clock);
-  const seed = seedDemo(state);
+  const seed = seedServer(state, (opts.server ?? exampleServer) as S);
+  const home = seed.guilds[0] as GuildHandles<S>[0];
   const botToken = opts.botToken ?? defaultBotToken(seed.botUserId);
 
   let url = '';
@@ -128,10 +137,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     botToken,
     applicationId: seed.applicationId,
     botUserId: seed.botUserId,
-    guildId: seed.guildId,
+    guildId: home.id,
     users: seed.users,
-    channels: seed.channels,
-    moderatorRoleId: seed.moderatorRoleId,
+    channels: home.channels,
+    roles: home.roles,
+    guilds: seed.guilds,
     clock,
     state,
     client: new EmulatorClient(url),

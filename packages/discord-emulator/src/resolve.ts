@@ -79,7 +79,7 @@ export function findUsableCommand(state: EmulatorState, name: string, user: User
   if (command.defaultMemberPermissions !== null) {
     const required = BigInt(command.defaultMemberPermissions);
     const guildPerms = state.guildPermissions(guildId, user.id);
-    const admin = (guildPerms & Permission.ADMINISTRATOR) !== 0n || state.guild.ownerId === user.id;
+    const admin = (guildPerms & Permission.ADMINISTRATOR) !== 0n || state.guilds.get(guildId)?.ownerId === user.id;
     if (!admin && (required === 0n || !hasPermission(guildPerms, required))) {
       throw new TestInputError(`${user.username} lacks the permissions /${name} requires (default_member_permissions ${command.defaultMemberPermissions})`, 403);
     }

@@ -516,9 +516,17 @@ export class TestApi {
     return {
       application: { id: app.id, name: app.name },
       bot: apiUser(state.botUser),
+      // The first guild (the web page shows it); `guilds` lists them all.
       guild: { id: guild.id, name: guild.name, owner_id: guild.ownerId, roles: [...guild.roles.values()].map(apiRole) },
+      guilds: [...state.guilds.values()].map((g) => ({
+        id: g.id,
+        name: g.name,
+        owner_id: g.ownerId,
+        member_ids: [...g.members.keys()],
+        channels: [...state.channels.values()].filter((c) => c.guildId === g.id).sort((a, b) => a.position - b.position).map((c) => ({ id: c.id, name: c.name })),
+      })),
       channels: [...state.channels.values()]
-        .filter((c) => c.type === ChannelKind.GuildText)
+        .filter((c) => c.type === ChannelKind.GuildText && c.guildId === guild.id)
         .sort((a, b) => a.position - b.position)
         .map((c) => ({ ...this.channelSummary(c), topic: c.topic })),
       dm_channels: [...state.channels.values()].filter((c) => c.type === ChannelKind.DM).map((c) => this.channelSummary(c)),

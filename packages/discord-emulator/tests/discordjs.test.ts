@@ -52,10 +52,10 @@ describe('discord.js against the emulator', () => {
     expect(client.user?.id).toBe(emulator.botUserId);
     expect(client.user?.bot).toBe(true);
     const guild = client.guilds.cache.get(emulator.guildId);
-    expect(guild?.name).toBe('Stonehall Demo');
+    expect(guild?.name).toBe('Emulator Test Server');
     expect(guild?.available).toBe(true);
     expect([...guild!.channels.cache.values()].map((c) => c.name).sort()).toEqual(
-      ['announcements', 'battle-commencement', 'general', 'knucklebones', 'leaderboard'].sort(),
+      ['announcements', 'challenges', 'games', 'general', 'leaderboard'].sort(),
     );
     const mod = guild!.members.cache.get(emulator.users.moderator);
     expect(mod?.roles.cache.some((r) => r.name === 'Moderator')).toBe(true);
@@ -120,12 +120,12 @@ describe('discord.js against the emulator', () => {
     });
     const r = await h.emu.command({
       user: 'alice',
-      channel: 'battle-commencement',
+      channel: 'challenges',
       name: 'duel',
-      options: { subcommand: 'challenge', opponent: 'bob', stake: '3', where: 'knucklebones' },
+      options: { subcommand: 'challenge', opponent: 'bob', stake: '3', where: 'games' },
     });
     expect(r.response?.type).toBe(4);
-    expect(got).toEqual({ sub: 'challenge', opponent: h.emulator.users.bob, member: 'yes', stake: 3, where: h.emulator.channels.knucklebones });
+    expect(got).toEqual({ sub: 'challenge', opponent: h.emulator.users.bob, member: 'yes', stake: 3, where: h.emulator.channels.games });
     // The public reply is attributed to Alice's command.
     expect(r.response?.message?.interaction?.name).toBe('duel challenge');
     // Structured form and "name with subcommand" form are equivalent.
@@ -150,7 +150,7 @@ describe('discord.js against the emulator', () => {
         await i.update({ content: `Accepted by ${i.user.username}`, components: [] });
       }
     });
-    const r = await h.emu.command({ user: 'alice', channel: 'knucklebones', name: 'ping' });
+    const r = await h.emu.command({ user: 'alice', channel: 'games', name: 'ping' });
     const messageId = r.response!.message!.id;
     expect(r.response!.message!.components).toHaveLength(1);
     await expect(h.emu.click('bob', messageId, 'never')).rejects.toThrow(/disabled/);
@@ -160,7 +160,7 @@ describe('discord.js against the emulator', () => {
     expect(click.response?.message?.content).toBe('Accepted by bob');
     expect(click.response?.message?.components).toEqual([]);
     expect(click.response?.message?.edited_timestamp).not.toBeNull();
-    const view = await h.emu.messages('knucklebones', 'carol');
+    const view = await h.emu.messages('games', 'carol');
     expect(view.messages.find((m) => m.id === messageId)?.content).toBe('Accepted by bob');
   });
 
@@ -288,8 +288,8 @@ describe('discord.js against the emulator', () => {
     h.onInteraction(async (i) => {
       if (i.isChatInputCommand()) await i.reply('board v1');
     });
-    const r = await h.emu.command({ user: 'alice', channel: 'knucklebones', name: 'ping' });
-    const channel = (await h.client.channels.fetch(h.emulator.channels.knucklebones)) as TextChannel;
+    const r = await h.emu.command({ user: 'alice', channel: 'games', name: 'ping' });
+    const channel = (await h.client.channels.fetch(h.emulator.channels.games)) as TextChannel;
     const edited = await channel.messages.edit(r.response!.message!.id, { content: 'board v2' });
     expect(edited.content).toBe('board v2');
     expect(edited.webhookId).toBe(h.emulator.applicationId);

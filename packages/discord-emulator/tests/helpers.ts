@@ -1,9 +1,9 @@
 import { Client, Events, GatewayIntentBits, Partials, type Interaction } from 'discord.js';
-import { startEmulator, silentLogger, type Emulator, type EmulatorOptions } from '../src/index.ts';
+import { startEmulator, silentLogger, type Emulator, type EmulatorOptions, type exampleServer, type ServerDefinition } from '../src/index.ts';
 import type { EmulatorClient } from '../src/client.ts';
 
-export interface Harness {
-  emulator: Emulator;
+export interface Harness<S extends ServerDefinition = typeof exampleServer> {
+  emulator: Emulator<S>;
   client: Client;
   emu: EmulatorClient;
   /** The current interaction handler (tests replace it). */
@@ -12,9 +12,9 @@ export interface Harness {
 }
 
 /** Starts an emulator on a random port and logs a real discord.js client into it. */
-export async function startHarness(opts: EmulatorOptions & { intents?: GatewayIntentBits[] } = {}): Promise<Harness> {
+export async function startHarness<const S extends ServerDefinition = typeof exampleServer>(opts: EmulatorOptions<S> & { intents?: GatewayIntentBits[] } = {}): Promise<Harness<S>> {
   const { intents, ...emulatorOpts } = opts;
-  const emulator = await startEmulator({ port: 0, logger: silentLogger, ...emulatorOpts });
+  const emulator = await startEmulator<S>({ port: 0, logger: silentLogger, ...emulatorOpts });
   const client = new Client({
     intents: intents ?? [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages],
     partials: [Partials.Channel],

@@ -25,7 +25,7 @@ describe('REST surface', () => {
     expect(await res.json()).toEqual({ message: '401: Unauthorized', code: 0 });
     const ok = await fetch(`${api}/users/@me`, { headers: auth });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ id: h.emulator.botUserId, bot: true, username: 'Stonehall' });
+    expect(await ok.json()).toMatchObject({ id: h.emulator.botUserId, bot: true, username: 'EmulatorBot' });
   });
 
   it('serves the gateway URL under v10, v9 and unversioned paths', async () => {
@@ -147,7 +147,7 @@ describe('REST surface', () => {
     const alice = await guild.members.fetch({ user: h.emulator.users.alice, force: true });
     expect(alice.user.globalName).toBe('Alice');
     const roles = await guild.roles.fetch();
-    expect(roles.map((r) => r.name).sort()).toEqual(['@everyone', 'Moderator', 'Stonehall']);
+    expect(roles.map((r) => r.name).sort()).toEqual(['@everyone', 'EmulatorBot', 'Moderator']);
     const channels = await guild.channels.fetch();
     expect(channels.size).toBe(5);
     const list = await h.client.rest.get(Routes.guildMembers(guild.id), { query: new URLSearchParams({ limit: '3' }) });
@@ -172,8 +172,8 @@ describe('test API', () => {
 
   it('lists the demo server in /_test/state', async () => {
     const state = await h.emu.state();
-    expect(state.guild.name).toBe('Stonehall Demo');
-    expect(state.channels.map((c) => c.name)).toEqual(['general', 'battle-commencement', 'knucklebones', 'announcements', 'leaderboard']);
+    expect(state.guild.name).toBe('Emulator Test Server');
+    expect(state.channels.map((c) => c.name)).toEqual(['general', 'challenges', 'games', 'announcements', 'leaderboard']);
     const aliases = state.users.filter((u) => u.alias).map((u) => u.alias);
     expect(aliases).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave', 'moderator']));
     expect(state.users.find((u) => u.alias === 'moderator')?.permissions).toBe((BigInt(state.guild.roles.find((r) => r.name === '@everyone')!.permissions) | 0x20n).toString());

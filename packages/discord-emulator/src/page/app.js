@@ -15,7 +15,6 @@ import { SelectMenus } from './select-menu.js';
 import { formatTimestamp, messageTime, offsetLabel } from './time.js';
 
 const $ = (s) => document.querySelector(s);
-const ACTORS = ['alice', 'bob', 'carol', 'dave', 'moderator'];
 const HOUR = 3_600_000;
 
 const app = {
@@ -42,7 +41,9 @@ const app = {
 // ---- lookups ---------------------------------------------------------------------------------
 
 const nowMs = () => Date.now() + app.skew;
-const meUser = () => app.snap.users.find((u) => u.alias === app.me) ?? app.snap.users.find((u) => u.alias === 'alice');
+/** Who the page can act as: everyone with an alias except bots and the guild's owner (the owner can do anything: not a useful point of view). */
+const actors = () => app.snap.users.filter((u) => u.alias && !u.bot && u.id !== app.snap.guild.owner_id);
+const meUser = () => app.snap.users.find((u) => u.alias === app.me) ?? actors()[0];
 const userById = (id) => app.snap.users.find((u) => u.id === id) ?? null;
 const roleById = (id) => app.snap.guild.roles.find((r) => r.id === id) ?? null;
 const guildChannel = (id) => app.snap.channels.find((c) => c.id === id) ?? null;
@@ -136,8 +137,7 @@ function selectLabel(type, id) {
 // ---- chrome: switcher, channels, DMs, members, clock, errors ----------------------------------
 
 function renderSwitcher() {
-  const actors = ACTORS.map((a) => app.snap.users.find((u) => u.alias === a)).filter(Boolean);
-  $('#switcher').innerHTML = `<span class="switcher-label">Acting as</span>${actors
+  $('#switcher').innerHTML = `<span class="switcher-label">Acting as</span>${actors()
     .map((u) => {
       const on = u.alias === app.me;
       return `<button type="button" class="who${on ? ' is-on' : ''}" role="radio" aria-checked="${on}" data-as="${u.alias}" title="Act as ${esc(displayName(u))}">${avatarHtml(u, 'avatar-sm')}<span class="who-name">${esc(displayName(u))}</span></button>`;
@@ -153,6 +153,7 @@ function badge(n, cls = 'badge') {
 
 function renderSidebar() {
   $('#guild-name').textContent = app.snap.guild.name;
+  $('#brand-name').textContent = `${app.snap.application.name} playground`;
   $('#channel-list').innerHTML = app.snap.channels
     .map((c) => {
       const unread = app.unread.get(c.id) ?? 0;
@@ -164,7 +165,7 @@ function renderSidebar() {
   const active = app.view === 'dm';
   $('#dm-list').innerHTML = `<li><a href="?as=${app.me}&channel=dm" class="channel dm${active ? ' is-active' : ''}${dmUnread ? ' is-unread' : ''}" data-open="dm"${active ? ' aria-current="page"' : ''}>${avatarHtml(bot(), 'avatar-sm')}<span class="channel-name">${esc(displayName(bot()))}</span><span class="tag-app">APP</span>${badge(dmUnread)}</a></li>`;
   const total = [...app.unread.entries()].reduce((n, [k, v]) => n + (k === 'dm' ? v : app.mentions.get(k) ?? 0), 0);
-  document.title = `${total ? `(${total}) ` : ''}${viewLabel()} — Stonehall playground`;
+  document.title = `${total ? `(${total}) ` : ''}${viewLabel()} — ${app.snap.application.name} playground`;
   $('#toggle-sidebar').classList.toggle('has-unread', total > 0);
 }
 
@@ -538,7 +539,7 @@ async function switchUser(alias) {
   selects.close(false);
   app.me = alias;
   try {
-    localStorage.setItem('stonehall.as', alias);
+    localStorage.setItem('discord-emulator.as', alias);
   } catch {
     /* private mode */
   }
@@ -675,14 +676,14 @@ async function start() {
   const params = new URLSearchParams(location.search);
   let stored = null;
   try {
-    stored = localStorage.getItem('stonehall.as');
+    stored = localStorage.getItem('discord-emulator.as');
   } catch {
     /* private mode */
   }
   app.snap = await api.state();
   setSkew(app.snap.clock.now);
   const aliases = app.snap.users.map((u) => u.alias).filter(Boolean);
-  app.me = [params.get('as'), stored, 'alice'].find((a) => a && aliases.includes(a));
+  app.me = [params.get('as'), stored, actors()[0]?.alias].find((a) => a && aliases.includes(a));
   const wanted = (params.get('channel') ?? '').replace(/^#/, '');
   const byName = app.snap.channels.find((c) => c.name === wanted || c.id === wanted);
   app.view = wanted === 'dm' ? 'dm' : (byName ?? app.snap.channels.find((c) => c.name === 'general') ?? app.snap.channels[0]).id;

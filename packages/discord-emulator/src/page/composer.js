@@ -142,7 +142,7 @@ export class Composer {
       ? `<div class="popup-head"><kbd>Enter</kbd> sends the line as typed · <kbd>Tab</kbd> fills the options in a form</div>`
       : `<div class="popup-head">${q ? `Commands matching <b>/${esc(q)}</b>` : 'Slash commands'}</div>`;
     if (!matches.length) {
-      this.renderPopup(`${head}<div class="popup-empty">No commands match. ${this.host.channelRef() === 'dm' ? 'Stonehall’s commands are for servers, not DMs.' : ''}</div>`);
+      this.renderPopup(`${head}<div class="popup-empty">No commands match. ${this.host.channelRef() === 'dm' ? 'The bot’s commands are for servers, not DMs.' : ''}</div>`);
       return;
     }
     const app = `<div class="popup-app">${avatarHtml(bot, 'avatar-xs')}<span>${esc(displayName(bot))}</span></div>`;
