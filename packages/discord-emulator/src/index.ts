@@ -17,6 +17,7 @@ import { send } from './http.ts';
 import { Interactions } from './interactions.ts';
 import { consoleLogger, type EmulatorLogger } from './logger.ts';
 import { servePage } from './page.ts';
+import { Persistence } from './persist.ts';
 import { RestApi } from './rest.ts';
 import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
@@ -47,6 +48,11 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
   logger?: EmulatorLogger;
   /** How long the bot has to send the initial interaction response (default 3000 ms, as on Discord). */
   interactionTimeoutMs?: number;
+  /**
+   * A folder that keeps what happened (messages, DM channels, commands, files, the clock's offset)
+   * across restarts; created if missing. Without it everything lives in memory only.
+   */
+  dataDir?: string;
 }
 
 export interface Emulator<S extends ServerDefinition = ServerDefinition> {
@@ -84,6 +90,9 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const state = new EmulatorState(clock);
   const seed = seedServer(state, (opts.server ?? exampleServer) as S);
   const home = seed.guilds[0] as GuildHandles<S>[0];
+  const persistence = opts.dataDir
+    ? await Persistence.open(opts.dataDir, state, clock, { onError: (err) => logger.error({ err }, 'emulator: saving its state failed') })
+    : null;
   const botToken = opts.botToken ?? defaultBotToken(seed.botUserId);
 
   let url = '';
@@ -154,6 +163,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await persistence?.close();
     },
   };
 }

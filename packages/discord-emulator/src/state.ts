@@ -204,7 +204,20 @@ export class EmulatorState {
     return () => this.listeners.delete(listener);
   }
 
+  /** Listeners told of any change, announced or not (an opened DM channel, a cleared list): what the data folder saves. */
+  private readonly changeListeners = new Set<() => void>();
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  changed(): void {
+    for (const l of [...this.changeListeners]) l();
+  }
+
   emit(event: EmulatorEvent): void {
+    this.changed();
     for (const l of [...this.listeners]) {
       try {
         l(event);
@@ -320,6 +333,7 @@ export class EmulatorState {
     this.channels.set(channel.id, channel);
     this.channelMessages.set(channel.id, []);
     this.dmChannelByUser.set(userId, channel.id);
+    this.changed();
     return channel;
   }
 

@@ -211,7 +211,11 @@ export class TestApi {
     r.get('/', () => json(200, { routes: this.describe() }));
     r.get('/state', () => json(200, this.snapshot()));
     r.get('/rejections', () => json(200, { rejections: state.rejections }));
-    r.delete('/rejections', () => json(200, { cleared: state.rejections.splice(0).length }));
+    r.delete('/rejections', () => {
+      const cleared = state.rejections.splice(0).length;
+      state.changed();
+      return json(200, { cleared });
+    });
 
     r.post('/commands', async (ctx) => {
       const input = schemas.command.parse((await ctx.body()).json);
