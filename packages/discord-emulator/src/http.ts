@@ -79,18 +79,34 @@ export class Router<C extends RequestContext = RequestContext> {
     return this.add('DELETE', p, h, m);
   }
 
-  /** The matching route; `methodNotAllowed` when the path exists with other methods. */
+  /**
+   * The matching route; `methodNotAllowed` when the path exists with other methods. A literal
+   * segment beats a parameter at the same place, whatever the order of registration, as on
+   * Discord (`…/commands/permissions` is not the command "permissions").
+   */
   match(method: string, path: string): RouteMatch<C> | 'methodNotAllowed' | undefined {
     const segs = split(path);
     let pathMatched = false;
+    let best: RouteMatch<C> | undefined;
     for (const route of this.routes) {
       const params = matchSegments(route.segments, segs);
       if (!params) continue;
       pathMatched = true;
-      if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params };
+      if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
+      if (!best || moreSpecific(route.segments, best.route.segments)) best = { route, params };
     }
-    return pathMatched ? 'methodNotAllowed' : undefined;
+    return best ?? (pathMatched ? 'methodNotAllowed' : undefined);
   }
+}
+
+/** Whether pattern `a` is more specific than `b`: at the first place they differ, `a` has a literal and `b` a parameter. */
+function moreSpecific(a: string[], b: string[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const pa = a[i]!.startsWith(':');
+    const pb = b[i]!.startsWith(':');
+    if (pa !== pb) return pb;
+  }
+  return false;
 }
 
 function split(path: string): string[] {

@@ -140,6 +140,9 @@ export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unk
     max_members: 500000,
     vanity_url_code: null,
     description: null,
+    home_header: null,
+    // Deprecated on Discord (voice regions are per channel now) but still sent and required by its spec.
+    region: 'deprecated',
     banner: null,
     premium_tier: 0,
     premium_subscription_count: 0,
