@@ -30,7 +30,7 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
   const { files, ...body } = payload;
   if (!files?.length) return { body };
   return {
-    body: { ...body, attachments: files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
+    body: { ...body, attachments: files.map((f, id) => ({ id: String(id), filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
     files: files.map((f) => ({ name: f.name, data: f.data })),
   };
 }

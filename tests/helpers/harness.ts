@@ -27,15 +27,24 @@ export interface Harness {
 }
 
 /** The bot logs nothing in tests; HARNESS_LOG=error (or another pino level) prints its log, to see why an interaction failed. */
-export async function startHarness(opts: { interactionTimeoutMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: {
+    interactionTimeoutMs?: number;
+    /** Puts something between the bot and the emulator's REST API (a recording proxy): gets the emulator's base URL, returns the one the bot uses. */
+    restVia?: (emulatorUrl: string) => Promise<string>;
+    /** Registers the slash commands through the same route as the bot's requests. */
+    deployVia?: boolean;
+  } = {},
+): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = new OffsetClock();
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
   // is longer because CI shares two cores between parallel test files, and a late answer under
   // that load is not what these tests are about (the bench measures latency).
   const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
-  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase });
+  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase, ticks: false });
   clock.onAdvance(() => bot.settle());
   return {
     db,

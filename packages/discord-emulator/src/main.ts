@@ -1,5 +1,5 @@
 /**
- * Runs the Discord emulator on its own (no bot): `npx tsx src/emulator/main.ts`.
+ * Runs the Discord emulator on its own (no bot): `npx tsx packages/discord-emulator/src/main.ts` (or `npm start -w @stonehall/discord-emulator`).
  * Port and host come from EMULATOR_PORT (default 8787) and EMULATOR_HOST (default 127.0.0.1).
  * Point a bot at it with DISCORD_TOKEN=<printed token> and `rest: { api: <printed apiBase> }`.
  */

@@ -1,6 +1,6 @@
 /**
  * The emulator's web page (the "playground"): a Discord-like client for people, served as plain
- * static files from `src/emulator/page/` (no build step, no external assets). The page acts only
+ * static files from `src/page/` (no build step, no external assets). The page acts only
  * through the test API (/_test/…) and follows changes live through /_test/events.
  *
  *   GET /                    page/index.html

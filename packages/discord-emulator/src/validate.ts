@@ -470,9 +470,19 @@ function validateSelect(c: Checker, path: FieldPath, s: Obj, customIds: Map<stri
   }
 }
 
-/** Discord numbers every component of a message (`id`, 1-based, depth first) when the sender did not. */
+/**
+ * Discord numbers every component of a message (`id`, 1-based, depth first) when the sender did
+ * not, and answers select menus with their `min_values` and `max_values` filled in (1 when absent),
+ * as its API spec requires of the message it returns.
+ */
 function assignComponentIds(components: APIMessageTopLevelComponent[]): APIMessageTopLevelComponent[] {
   const copy = structuredClone(components);
+  for (const comp of walkComponents(copy)) {
+    if (typeof comp.type === 'number' && (comp.type === 3 || (comp.type >= 5 && comp.type <= 8))) {
+      comp.min_values ??= 1;
+      comp.max_values ??= 1;
+    }
+  }
   const used = new Set<number>();
   for (const comp of walkComponents(copy)) if (typeof comp.id === 'number') used.add(comp.id);
   let next = 1;
