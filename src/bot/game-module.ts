@@ -136,6 +136,49 @@ export function parseGameId(raw: string, schemes: ReadonlyArray<GameIds>): Parse
 }
 
 // ---------------------------------------------------------------------------------------------
+// Collection routes: buttons about what a player owns between games (a confirmation to discard
+// something), tied to no game in progress: `<prefix>:<action>:<args…>`, under 100 characters.
+// The clicker is whoever clicks: a handler acts on the clicker's own things only, so a forged id
+// can never reach somebody else's.
+
+export interface CollectionRoute {
+  /** The arguments after the action, as a zod tuple of strings parsed to values. */
+  args: z.ZodType<readonly unknown[], readonly string[]>;
+  handle(interaction: MessageComponentInteraction, args: readonly unknown[], deps: BotDeps): Promise<void>;
+}
+
+export interface CollectionRoutes {
+  prefix: string;
+  routes: Record<string, CollectionRoute>;
+  make(action: string, ...args: Array<string | number>): string;
+}
+
+export function defineCollectionRoutes(prefix: string, routes: Record<string, CollectionRoute>): CollectionRoutes {
+  if (!/^[a-z]{1,4}$/.test(prefix)) throw new Error(`bad custom id prefix ${prefix}`);
+  return {
+    prefix,
+    routes,
+    make(action, ...args) {
+      if (!Object.hasOwn(routes, action)) throw new Error(`no collection route ${prefix}:${action}`);
+      const out = [prefix, action, ...args.map(String)].join(':');
+      if (out.length > 100) throw new Error(`customId too long: ${out}`);
+      return out;
+    },
+  };
+}
+
+/** Parses `raw` against the games' collection routes; null when it is not one of theirs or is malformed. */
+export function parseCollectionId(raw: string, schemes: ReadonlyArray<CollectionRoutes>): { route: CollectionRoute; args: readonly unknown[] } | null {
+  if (typeof raw !== 'string' || raw.length > 100) return null;
+  const [prefix, action, ...rest] = raw.split(':');
+  const scheme = schemes.find((s) => s.prefix === prefix);
+  if (!scheme || action === undefined || !Object.hasOwn(scheme.routes, action)) return null;
+  const route = scheme.routes[action]!;
+  const args = route.args.safeParse(rest);
+  return args.success ? { route, args: args.data } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Routes: what a click on one of the game's buttons or menus does.
 
 /**
@@ -203,6 +246,8 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
    * check against the revealed seed.
    */
   replayNotes?(states: readonly unknown[]): string[];
+  /** Buttons about players' own things between games (src/bot/game-routes.ts dispatches them). */
+  collectionRoutes?: CollectionRoutes;
 }
 
 export type GameModules = GameRegistry<GameModule>;
@@ -230,5 +275,6 @@ export function checkModule(m: GameModule): GameModule {
   const routes = Object.keys(m.routes).sort();
   if (shapes.join() !== routes.join()) throw new Error(`${m.kind}: custom id shapes (${shapes}) and routes (${routes}) differ`);
   if (m.kind !== m.engine.id) throw new Error(`${m.kind}: the kind must be the engine's id (${m.engine.id})`);
+  if (m.collectionRoutes && m.collectionRoutes.prefix === m.ids.prefix) throw new Error(`${m.kind}: collection routes need a prefix of their own, not ${m.ids.prefix}`);
   return m;
 }

@@ -3,7 +3,7 @@ import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type MoveResult } from '../services/games.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
-import { parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
+import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
 import { mention } from './format.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
@@ -137,5 +137,14 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
     id: (action, ...args) => module.ids.make(action, game.id, version, ...args),
   };
   await route.handle(ctx, parsed.args);
+  return true;
+}
+
+/** Handles `raw` if it is one of the games' collection routes (no game in progress); false when it is not. */
+export async function handleCollectionComponent(interaction: MessageComponentInteraction, deps: BotDeps): Promise<boolean> {
+  const schemes = deps.games.all.flatMap((g) => (g.collectionRoutes ? [g.collectionRoutes] : []));
+  const parsed = parseCollectionId(interaction.customId, schemes);
+  if (!parsed) return false;
+  await parsed.route.handle(interaction, parsed.args, deps);
   return true;
 }
