@@ -2,6 +2,8 @@ import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { krellstonesAssets } from './assets.ts';
 import { krellstones as engine, type KrellstonesMove, type KrellstonesView } from './engine/index.ts';
 import { ids } from './ids.ts';
+import { checkIntent, lobby, prepareMatch, preparePractice } from './lobby.ts';
+import { lobbyPanel } from './lobby-panel.ts';
 import { present } from './present.ts';
 import { routes } from './routes.ts';
 
@@ -14,6 +16,11 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   maxIntentOpponents: 3,
   points: false,
   assets: krellstonesAssets,
+  lobby,
+  lobbyPanel,
+  prepareMatch,
+  preparePractice,
+  checkIntent,
   present,
   ids,
   routes,
