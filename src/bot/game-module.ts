@@ -1,9 +1,10 @@
-import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction } from 'discord.js';
+import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
 import { z } from 'zod';
 import type { GameInfo, GameSnapshot, MoveResult } from '../services/games.ts';
 import type { Notification } from '../services/notifications.ts';
 import type { GameDefinition, GameRegistry } from '../services/registry.ts';
 import type { ServiceContext } from '../services/context.ts';
+import type { TableWithSeats } from '../services/tables.ts';
 import type { Outcome } from '../kernel/types.ts';
 
 /**
@@ -64,7 +65,13 @@ export interface GamePresenter<View = unknown> {
   /** One line for lists: "#12 vs Bob: your turn (die 4)". */
   summary(view: View, viewer: string, meta: { gameId: number; names: Record<string, string> }): string;
   /** Tables: a title for the game with these options, and a label per seat. */
-  table?: { title(options: unknown): string; seatLabels(seatCount: number): string[]; note?(options: unknown): string };
+  table?: {
+    title(options: unknown): string;
+    seatLabels(seatCount: number): string[];
+    note?(options: unknown): string;
+    /** A lobby's seat: what its player brings so far, as everyone may see it (never anything secret). */
+    seatNote?(seat: { playerId: string; data: unknown; ready: boolean; host: boolean }, options: unknown): string;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,7 +231,25 @@ export interface RouteContext<View = unknown, Move = unknown> {
   id(action: string, ...args: Array<string | number>): string;
 }
 
+/** What a game's modal submission gets (a route that opened a modal with its own id): checked as a click is. */
+export interface ModalContext<View = unknown, Move = unknown> {
+  interaction: ModalSubmitInteraction;
+  deps: BotDeps;
+  game: GameInfo;
+  userId: string;
+  view: View;
+  /** The modal's text fields by custom id. */
+  fields: Record<string, string>;
+  /** Plays a move as the submitter (checked by the engine like any move). */
+  play(move: Move): Promise<MoveResult>;
+}
+
 export interface RouteDef<View = unknown, Move = unknown> {
+  /**
+   * The route opened a modal whose custom id is this route's: its submission comes here (the seat,
+   * status and kind are checked as for a click; the version is not: modals carry none).
+   */
+  submit?(ctx: ModalContext<View, Move>, args: readonly unknown[]): Promise<void>;
   /** Who may click: a seated player (default), or anyone (a spectator's private panel). */
   who?: 'seated' | 'anyone';
   /** Also on a finished game (default: the game must be running). */
@@ -248,6 +273,15 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
   replayNotes?(states: readonly unknown[]): string[];
   /** Buttons about players' own things between games (src/bot/game-routes.ts dispatches them). */
   collectionRoutes?: CollectionRoutes;
+  /**
+   * A lobby's private panel (games with GameDefinition.lobby): what the clicker brings, with menus
+   * to choose (`tb:panel` opens it, `tb:pick` is one of its menus: `key` and the values chosen).
+   * Both return the panel to show (ephemeral); a UserError refuses.
+   */
+  lobbyPanel?: {
+    panel(deps: BotDeps, table: TableWithSeats, userId: string): Promise<MessagePayload>;
+    pick(deps: BotDeps, table: TableWithSeats, userId: string, key: string, values: string[]): Promise<MessagePayload>;
+  };
 }
 
 export type GameModules = GameRegistry<GameModule>;

@@ -3,6 +3,8 @@ import { krellstonesAssets } from './assets.ts';
 import { collectionRoutes } from './collection-routes.ts';
 import { krellstones as engine, type KrellstonesMove, type KrellstonesView } from './engine/index.ts';
 import { ids } from './ids.ts';
+import { checkIntent, lobby, prepareMatch, preparePractice } from './lobby.ts';
+import { lobbyPanel } from './lobby-panel.ts';
 import { present } from './present.ts';
 import { routes } from './routes.ts';
 
@@ -15,6 +17,11 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   maxIntentOpponents: 3,
   points: false,
   assets: krellstonesAssets,
+  lobby,
+  lobbyPanel,
+  prepareMatch,
+  preparePractice,
+  checkIntent,
   present,
   ids,
   routes,

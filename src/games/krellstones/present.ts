@@ -5,6 +5,8 @@ import type { Notification } from '../../services/notifications.ts';
 import { STONE_KINDS, YELL } from './data.ts';
 import type { KrellstonesView, ViewSeat, ViewStone } from './engine/index.ts';
 import { ids } from './ids.ts';
+import { optionsSchema } from './engine/index.ts';
+import { seatData } from './lobby.ts';
 
 /**
  * How Krellstones looks in Discord: the board is one text message edited in place (every roll,
@@ -229,8 +231,24 @@ function summary(view: KrellstonesView, viewer: string, meta: { gameId: number; 
   return `#${meta.gameId} with ${others.join(', ')}: round ${view.round} of ${view.rounds}, ${state}${won !== undefined ? `, you won ${won}` : ''}`;
 }
 
+/** The host's rules in one line: "5 rounds · rerolls on · sideboard 2 · SLOW". */
+export function rulesText(options: unknown): string {
+  const o = optionsSchema.parse(options ?? {});
+  return [`${o.rounds} round${o.rounds === 1 ? '' : 's'}`, o.rerolls ? 'rerolls on' : 'rerolls off', o.sideboard === 'off' ? 'no sideboard' : `sideboard ${o.sideboard}`, `${o.pace} pace`].join(' · ');
+}
+
 export const present: GamePresenter<KrellstonesView> = {
   board: (view, meta) => board(view, meta),
   notification,
   summary,
+  table: {
+    title: () => 'Krellstones',
+    seatLabels: (n) => Array.from({ length: n }, (_, i) => `${i + 1}.`),
+    note: (options) => `Rules: ${rulesText(options)}. The host sets them with \`/krellstones rules\` before the start (the pace any time).`,
+    // Public: how many stones are chosen and the sideboard's size, never which (opponents see sideboards only after the start).
+    seatNote: (seat) => {
+      const d = seatData(seat.data);
+      return `${d.stones.length} of 6 stones chosen${d.sideboard.length ? ` · sideboard ${d.sideboard.length}` : ''}${seat.host && d.mat !== undefined ? ` · mat #${d.mat}` : ''}`;
+    },
+  },
 };

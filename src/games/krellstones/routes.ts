@@ -166,6 +166,12 @@ const yell: Route = {
       ],
     } as never);
   },
+  /** The typed yell: the engine counts only `KRELLSTONES!` exactly, within the window. */
+  async submit(ctx) {
+    const text = ctx.fields.text ?? '';
+    await ctx.play({ type: 'yell', text });
+    await ctx.interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${ctx.game.id}).`, allowedMentions: { parse: [] } });
+  },
 };
 
 const sw: Route = {
