@@ -64,7 +64,7 @@ const opt = <T extends z.ZodType>(t: T) => t.nullable().transform((x) => x ?? nu
 
 const schema = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('list'), type: opt(stoneType), inGame: opt(z.boolean()), hasAlias: opt(z.boolean()), filter: opt(z.string().max(100)) }),
-  z.object({ cmd: z.literal('inspect'), stone: stoneRef }),
+  z.object({ cmd: z.literal('inspect'), stone: stoneRef, show: opt(z.boolean()) }),
   z.object({ cmd: z.literal('roll'), stone: stoneRef }),
   z.object({ cmd: z.literal('alias set'), stone: stoneRef, alias: z.string().min(1).max(32) }),
   z.object({ cmd: z.literal('alias remove'), stone: stoneRef }),
@@ -77,7 +77,7 @@ const schema = z.discriminatedUnion('cmd', [
     atMost: opt(z.number().int().min(0).max(100)),
     filter: opt(z.string().max(100)),
   }),
-  z.object({ cmd: z.literal('face inspect'), face: faceRef }),
+  z.object({ cmd: z.literal('face inspect'), face: faceRef, show: opt(z.boolean()) }),
   z.object({ cmd: z.literal('trash'), face: faceRef }),
   z.object({ cmd: z.literal('tradein'), face: faceRef }),
   z.object({ cmd: z.literal('slot'), stone: stoneRef, side, face: faceRef }),
@@ -125,7 +125,8 @@ const data = new SlashCommandBuilder()
     s
       .setName('inspect')
       .setDescription('Inspect a krellstone: each side’s value, slotted face, weight and chance.')
-      .addStringOption((o) => o.setName('stone').setDescription('Alias or number').setRequired(true).setAutocomplete(true).setMaxLength(40)),
+      .addStringOption((o) => o.setName('stone').setDescription('Alias or number').setRequired(true).setAutocomplete(true).setMaxLength(40))
+      .addBooleanOption((o) => o.setName('show').setDescription('True: show it to the channel (default: only you)')),
   )
   .addSubcommand((s) =>
     s
@@ -170,7 +171,8 @@ const data = new SlashCommandBuilder()
         s
           .setName('inspect')
           .setDescription('Inspect a face: its value, weight, promo, and where it fits.')
-          .addStringOption((o) => o.setName('face').setDescription('Face number').setRequired(true).setAutocomplete(true).setMaxLength(12)),
+          .addStringOption((o) => o.setName('face').setDescription('Face number').setRequired(true).setAutocomplete(true).setMaxLength(12))
+          .addBooleanOption((o) => o.setName('show').setDescription('True: show it to the channel (the help file’s SHOW; default: only you)')),
       ),
   )
   .addSubcommand((s) =>
@@ -279,6 +281,7 @@ function read(i: ChatInputCommandInteraction): unknown {
     count: i.options.getInteger('count'),
     name: i.options.getString('name'),
     amount: i.options.getInteger('amount'),
+    show: i.options.getBoolean('show'),
   };
 }
 
@@ -288,13 +291,15 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
   const me = { guildId, playerId: i.user.id };
   const player = { id: i.user.id, name: displayName(i.user), bot: i.user.bot };
   const reply = async (content: string) => void (await i.reply({ content: content.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } }));
+  /** Shown to the channel, on the owner's request (SHOW). */
+  const show = async (content: string) => void (await i.reply({ content: `<@${i.user.id}> shows:\n${content}`.slice(0, 2000), allowedMentions: { parse: [] } }));
   switch (input.cmd) {
     case 'list': {
       const filter = parseStoneFilter(input.filter, { type: input.type, inGame: input.inGame, hasAlias: input.hasAlias });
       return reply(stoneListText(await listStones(ctx, { ...me, filter }), filter));
     }
     case 'inspect':
-      return reply(stoneDetailText(await inspectStone(ctx, { ...me, stone: input.stone })));
+      return (input.show ? show : reply)(stoneDetailText(await inspectStone(ctx, { ...me, stone: input.stone })));
     case 'roll': {
       const r = await rollStone(ctx, { ...me, stone: input.stone });
       const chance = `${(Math.round(r.chance * 1000) / 10).toFixed(1)}%`;
@@ -315,7 +320,7 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       return reply(faceListText(await listFaces(ctx, { ...me, filter }), filtered));
     }
     case 'face inspect':
-      return reply(faceDetailText(await inspectFace(ctx, { ...me, faceId: input.face })));
+      return (input.show ? show : reply)(faceDetailText(await inspectFace(ctx, { ...me, faceId: input.face })));
     case 'trash': {
       const face = await inspectFace(ctx, { ...me, faceId: input.face });
       await i.reply({ ...toDiscord(trashConfirmation(face)), flags: EPHEMERAL } as never);

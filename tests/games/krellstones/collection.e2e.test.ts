@@ -72,6 +72,13 @@ describe('the Krellstones collection through Discord', () => {
     await h.settle();
     expect((await h.api.dms('alice')).messages.at(-1)?.content).toMatch(/granted you 1 face \(#\d+\) for Krellstones/);
     const face = (await assets('alice', 'face')).at(-1)!;
+    // Face inspect: privately, or shown to the channel (the help file's SHOW); it says where it fits.
+    expect(await ephemeral('alice', { subcommand_group: 'face', subcommand: 'inspect', face: `#${face.id}` })).toMatch(
+      new RegExp(`Face #${face.id}\\*\\*: fits a Krell, shows \\*\\*${value}\\*\\*, weight \\*\\*2\\*\\* \\(a side holding it weighs 3\\)\\.\\nNot a promo face\\.\\nFits now: .*Krell #${krell.id} sides 1, 2, 3, 4, 5, 6`),
+    );
+    const shown = await run('alice', { subcommand_group: 'face', subcommand: 'inspect', face: String(face.id), show: true });
+    expect(shown.response?.message?.flags ?? 0).toBe(0);
+    expect(shown.response?.message?.content).toMatch(new RegExp(`^<@\\d+> shows:\\n🧩 \\*\\*Face #${face.id}`));
 
     // Slot it: autocomplete offers it for that Krell and the sides where it fits; the side now weighs 3.
     const faceAc = await h.api.autocomplete({ user: 'alice', channel: 'general', name: K, options: { subcommand: 'slot', stone: String(krell.id), side: 1, face: '' }, focused: 'face' });
