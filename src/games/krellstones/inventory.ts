@@ -126,7 +126,7 @@ function freshRng(): RngState {
 const stoneName = (type: StoneType) => STONE_KINDS[type].name;
 
 export function stoneLabel(s: { id: number; type: StoneType; alias: string | null }): string {
-  return `${s.alias ? `“${s.alias}” ` : ''}${stoneName(s.type)} #${s.id}`;
+  return `${stoneName(s.type)} #${s.id}${s.alias ? ` “${s.alias}”` : ''}`;
 }
 
 /** Serialises a player's collection changes (wallet creation, alias uniqueness) for the transaction. */

@@ -262,7 +262,7 @@ describe('a stone in a running game', () => {
     );
     await db.prisma.asset.update({ where: { id: krell!.id }, data: { lockedByGameId: game.id } });
     const before = await assetsOfPlayer(p.id);
-    const inGame = refusedWith('krellstones/in-game', new RegExp(`“Rocky” Krell #${krell!.id} is in game #${game.id}: you can .* once that game ends`));
+    const inGame = refusedWith('krellstones/in-game', new RegExp(`Krell #${krell!.id} “Rocky” is in game #${game.id}: you can .* once that game ends`));
     await expect(slotFace(ctx(), { ...who(p), stone: 'rocky', side: 1, faceId: f2!.id! })).rejects.toSatisfy(inGame);
     await expect(unslotFaces(ctx(), { ...who(p), stone: 'rocky', side: 3 })).rejects.toSatisfy(inGame);
     await expect(unslotFaces(ctx(), { ...who(p), stone: 'rocky', side: 'all' })).rejects.toSatisfy(inGame);
