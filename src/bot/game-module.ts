@@ -40,6 +40,11 @@ export interface BoardMeta {
   autopilot?: string[];
   /** Players whose turn ran out (a forfeit by timeout, not by choice), once the game is over. */
   timedOut?: string[];
+  /**
+   * The game's running timers and when they fall due (a phase that advances by itself: the next
+   * automatic roll), when the board is drawn from the database (the outbox's edits).
+   */
+  timers?: Array<{ key: string; player?: string; dueAt: Date }>;
 }
 
 export interface NotificationMeta {

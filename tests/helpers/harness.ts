@@ -26,7 +26,7 @@ export interface Harness {
 }
 
 /** The bot logs nothing in tests; HARNESS_LOG=error (or another pino level) prints its log, to see why an interaction failed. */
-export async function startHarness(opts: { interactionTimeoutMs?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { interactionTimeoutMs?: number; seeds?: () => string } = {}): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = new OffsetClock();
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
@@ -34,7 +34,7 @@ export async function startHarness(opts: { interactionTimeoutMs?: number } = {})
   // that load is not what these tests are about (the bench measures latency).
   const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, ...(opts.seeds ? { seeds: opts.seeds } : {}) }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
   clock.onAdvance(() => bot.settle());
   return {
     db,

@@ -106,7 +106,11 @@ async function ready(tx: Tx, ctx: ServiceContext, input: { guildId: string; opti
     }
     asUserError(err);
   }
-  return { ...data, stones: ids };
+  // The stones drawn at random take their slots in the order of their numbers, after the chosen ones.
+  const chosen = new Set(data.stones);
+  const typeOf = (id: string) => byId.get(id)!.data.type;
+  const ordered = STONE_TYPES.flatMap((t) => [...ids.filter((id) => typeOf(id) === t && chosen.has(id)), ...ids.filter((id) => typeOf(id) === t && !chosen.has(id)).sort((x, y) => Number(x) - Number(y))]);
+  return { ...data, stones: ordered };
 }
 
 /** A stone as the engine takes it (its id is the asset id). */

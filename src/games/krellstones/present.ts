@@ -132,12 +132,15 @@ function buttons(view: KrellstonesView, meta: BoardMeta): Row[] {
   return out.length ? [row(out)] : [];
 }
 
-export interface KrellBoardMeta extends BoardMeta {
-  /** When the running SYSTEM step (the next roll, the end of the rolling phase) falls due. */
-  dueAt?: Date | null;
+/** When the running SYSTEM step (the next roll, the end of the rolling phase) falls due, if known. */
+function systemDue(view: KrellstonesView, meta: BoardMeta): Date | null {
+  if (view.phase !== 'rolling' || view.outcome) return null;
+  const key = view.rolled < view.order.length ? `roll:r${view.round}:${view.rolled}` : `rolled:r${view.round}`;
+  return meta.timers?.find((t) => t.key === key && t.player === undefined)?.dueAt ?? null;
 }
 
-function board(view: KrellstonesView, meta: KrellBoardMeta): MessagePayload {
+function board(view: KrellstonesView, boardMeta: BoardMeta): MessagePayload {
+  const meta = { ...boardMeta, dueAt: systemDue(view, boardMeta) };
   const names = meta.names;
   const settings = [`${view.pace}`, view.rerolls ? 'rerolls on' : 'rerolls off', view.sideboard === null ? 'no sideboard' : `sideboard ${view.sideboard}`].join(' · ');
   const roundText = view.outcome ? `${view.rounds} rounds` : `round **${view.round}** of ${view.rounds}`;
