@@ -40,8 +40,9 @@ import { FREE_STARTER_KITS, PRICES, STONE_KINDS, isAllowedValue, type StoneType 
  *
  * Randomness: stones and faces made by a claim, a purchase or a grant, and a roll outside a game,
  * come from the kernel's seeded generator (kernel/rng.ts) seeded with 32 fresh bytes from
- * node:crypto per call. Nothing outside a game needs replaying, so the seed is not kept; a
- * game snapshots the stones it uses and rolls them from its own committed seed.
+ * node:crypto per call (or from `ctx.seeds` in tests). Nothing outside a game needs replaying, so
+ * the seed is not kept; a game snapshots the stones it uses and rolls them from its own committed
+ * seed.
  *
  * A stone in a running game (its asset is locked by the game) cannot be slotted, unslotted,
  * aliased or removed: the asset store refuses with a message naming the game.
@@ -119,8 +120,9 @@ export const MAT_NAME = 'Modern Krellstones mat';
 
 const store = (ctx: ServiceContext) => assetsOf(ctx, KIND);
 
-function freshRng(): RngState {
-  return rngFromSeed(randomBytes(32).toString('hex'));
+/** 32 fresh bytes from node:crypto (tests may set `ctx.seeds` to make draws repeatable). */
+function freshRng(ctx: ServiceContext): RngState {
+  return rngFromSeed(ctx.seeds?.() ?? randomBytes(32).toString('hex'));
 }
 
 const stoneName = (type: StoneType) => STONE_KINDS[type].name;
@@ -297,7 +299,7 @@ export async function inspectStone(ctx: ServiceContext, input: Who & { stone: St
 }
 
 /** KRELLSTONE ROLL <stone>: one weighted roll outside a game (a fresh crypto seed; nothing is saved). */
-export async function rollStone(ctx: ServiceContext, input: Who & { stone: StoneRef }, rng: RngState = freshRng()): Promise<{ stone: StoneInfo; side: number; value: number; chance: number }> {
+export async function rollStone(ctx: ServiceContext, input: Who & { stone: StoneRef }, rng: RngState = freshRng(ctx)): Promise<{ stone: StoneInfo; side: number; value: number; chance: number }> {
   const d = await inspectStone(ctx, input);
   const [r] = rollOnce({ type: d.type, sides: d.sides.map((s) => ({ printed: s.printed, face: s.face })) }, rng);
   return { stone: d, side: r.side, value: r.value, chance: d.sides[r.side - 1]!.chance };
@@ -465,7 +467,7 @@ async function giveKit(tx: Tx, ctx: ServiceContext, who: Who, rng: RngState): Pr
 }
 
 /** Claims the free starter kit (once per player and server). */
-export async function claimStarterKit(ctx: ServiceContext, input: { guildId: string; player: PlayerRef }, rng: RngState = freshRng()): Promise<Received> {
+export async function claimStarterKit(ctx: ServiceContext, input: { guildId: string; player: PlayerRef }, rng: RngState = freshRng(ctx)): Promise<Received> {
   if (input.player.bot) throw new UserError('krellstones/bot', 'Bots do not collect krellstones.');
   const who = { guildId: input.guildId, playerId: input.player.id };
   return inTransaction(ctx, async (tx) => {
@@ -489,7 +491,7 @@ export async function shop(ctx: ServiceContext, input: Who): Promise<{ items: ty
 }
 
 /** Buys one item with credits; refused (and nothing changes) when the credits do not cover it. */
-export async function buy(ctx: ServiceContext, input: { guildId: string; player: PlayerRef; item: ShopItem }, rng: RngState = freshRng()): Promise<Received & { item: ShopItem; price: number; credits: number }> {
+export async function buy(ctx: ServiceContext, input: { guildId: string; player: PlayerRef; item: ShopItem }, rng: RngState = freshRng(ctx)): Promise<Received & { item: ShopItem; price: number; credits: number }> {
   const offer = SHOP.find((s) => s.item === input.item);
   if (!offer) throw new UserError('krellstones/no-such-item', `The shop sells ${SHOP.map((s) => s.name).join(', ')}.`);
   if (input.player.bot) throw new UserError('krellstones/bot', 'Bots do not collect krellstones.');
@@ -544,7 +546,7 @@ function checkGrant(g: Grant): void {
 export async function grant(
   ctx: ServiceContext,
   input: { guildId: string; channelId: string; member: Member; moderatorId: string; player: PlayerRef; grant: Grant },
-  rng: RngState = freshRng(),
+  rng: RngState = freshRng(ctx),
 ): Promise<Received & { credits: number | null }> {
   const g = input.grant;
   checkGrant(g);
