@@ -88,6 +88,15 @@ describe('the starter kit', () => {
     expect(elsewhere.stones).toHaveLength(6);
   });
 
+  it('draws from ctx.seeds when a test sets it (else fresh crypto bytes): the same seed, the same kit', async () => {
+    const seeded = { ...ctx(), seeds: () => '8'.repeat(64) };
+    const [a, b] = [newPlayer(), newPlayer()];
+    const values = async (p: { id: string; name: string }, c: typeof seeded | ReturnType<typeof ctx>) => (await claimStarterKit(c, { guildId: GUILD, player: p })).stones.map((s) => s.values);
+    const kitA = await values(a, seeded);
+    expect(await values(b, seeded)).toEqual(kitA);
+    expect(await values(newPlayer(), ctx())).not.toEqual(kitA);
+  });
+
   it('claimed twice at the same moment: exactly one kit', async () => {
     const p = newPlayer();
     const results = await Promise.allSettled([claimStarterKit(ctx(), { guildId: GUILD, player: p }), claimStarterKit(ctx(), { guildId: GUILD, player: p })]);
