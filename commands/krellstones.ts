@@ -266,7 +266,8 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     }
     case 'join': {
       const guildId = requireGuild(interaction);
-      if (await runsCycles(deps.ctx, guildId)) return joinOrIntend(interaction, deps, module, [input.host, ...input.more], input.mode);
+      // Several named: one table with all of them unless `mode` says otherwise.
+      if (await runsCycles(deps.ctx, guildId)) return joinOrIntend(interaction, deps, module, [input.host, ...input.more], input.mode ?? (input.more.length ? 'together' : null));
       if (input.more.length || input.mode) throw new UserError('krellstones/join-one', 'Outside a Rest Phase, `join` takes just the `host` whose table you join.');
       if (input.host.id === interaction.user.id) throw new UserError('krellstones/join-self', 'That is you: host with `/krellstones start`, or name the host whose table you join.');
       const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: input.host.id, hostOnly: true });

@@ -75,7 +75,7 @@ function seatBlock(view: KrellstonesView, seat: ViewSeat, names: Names, meta: { 
   const host = view.host === seat.player ? ' 🎩' : '';
   const head = `**${seat.position + 1}.** ${who}${host}${bot} · sum **${seat.sum}**${bust} · 🏆 ${seat.roundsWon}${choiceMark(seat)}`;
   const stones = seat.stones.map(stoneText).join(' · ');
-  const out = seat.stones.filter((s) => s.why).map((s) => `${STONE_KINDS[s.type].name} ${s.value}: ${s.why}`);
+  const out = [...new Set(seat.stones.filter((s) => s.why).map((s) => `${STONE_KINDS[s.type].name} ${s.value}: ${s.why}`))];
   const lines = [head, `> ${stones}`];
   if (out.length) lines.push(`> ✖ ${out.join(' · ')}`);
   if (seat.ghostNext) lines.push('> 👻 Their Dancer returns next round on its highest side.');
