@@ -53,6 +53,12 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
    * across restarts; created if missing. Without it everything lives in memory only.
    */
   dataDir?: string;
+  /**
+   * The shard count `GET /gateway/bot` recommends (default: one per 1,000 guilds, at least one).
+   * Sessions that identify with `shard: [id, count]` receive the events of the guilds Discord would
+   * route to them, `(guild_id >> 22) % count`, and DMs on shard 0.
+   */
+  recommendedShards?: number;
 }
 
 export interface Emulator<S extends ServerDefinition = ServerDefinition> {
@@ -100,7 +106,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const gateway = new Gateway(state, { botToken, logger, gatewayUrl: () => gatewayUrl });
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
-  const rest = new RestApi({ state, interactions, gateway, faults, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
+  const rest = new RestApi({ state, interactions, gateway, faults, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
   const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
 
   const server = http.createServer((req, res) => {

@@ -25,6 +25,8 @@ export interface RestDeps {
   botToken: string;
   baseUrl: () => string;
   gatewayUrl: () => string;
+  /** The shard count GET /gateway/bot recommends. */
+  recommendedShards?: () => number;
 }
 
 /** How long an enforced nonce is remembered (Discord: "the past few minutes"). */
@@ -197,7 +199,7 @@ export class RestApi {
     r.get('/gateway/bot', () =>
       json(200, {
         url: this.deps.gatewayUrl(),
-        shards: 1,
+        shards: this.deps.recommendedShards?.() ?? 1,
         session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
       }),
     );
