@@ -7,6 +7,7 @@ import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './
 import { sweepBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
 import { keystoneBench, printKeystoneBench } from './keystone.ts';
+import { krellstonesGameTime } from './krellstones.ts';
 import { botMemory } from './memory.ts';
 import { ms } from './stats.ts';
 
@@ -20,6 +21,12 @@ out('| engine | players | moves/s | games/s |\n| --- | ---: | ---: | ---: |');
 for (const e of engineThroughput(quick ? 1 : 2)) out(`| ${e.engine} | ${e.players} | ${e.movesPerSecond.toLocaleString('en')} | ${e.gamesPerSecond.toLocaleString('en')} |`);
 out();
 printKeystoneBench(keystoneBench(quick ? 1 : 4), out);
+
+out();
+const krell = krellstonesGameTime(quick ? 3 : 9);
+out('## Krellstones: engine time of a 4-player, 17-round game (rerolls, sideboards, yells), median of seeded games');
+out('| games | moves per game | engine ms per game | of which setup + apply | µs per move |\n| ---: | ---: | ---: | ---: | ---: |');
+out(`| ${krell.games} | ${krell.moves} | ${krell.ms.toFixed(1)} | ${krell.applyMs.toFixed(1)} | ${(krell.msPerMove * 1000).toFixed(0)} |`);
 
 out();
 printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);
