@@ -114,6 +114,9 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
           expect(text(b)).toMatch(new RegExp(`PUP IN THE HANGAR\\*\\*: <@${open}>, yell \`KRELLSTONES!\``));
           const dm = (await h.api.dms(who)).messages.at(-1)!;
           expect(dm.content).toMatch(/PUP IN THE HANGAR\*\* in \*\*Krellstones #\d+\*\*/);
+          // …and in the channel, a message of its own that mentions the owner (an edited board pings nobody).
+          const ping = (await h.api.messages('general', 'dave', 20)).messages.find((m) => m.content.startsWith(`🐶 **PUP IN THE HANGAR** in Krellstones #${game.id}! <@${open}>`));
+          expect(ping?.mentions?.map((u) => u.id)).toEqual([open]);
           if (pups.length === 0) {
             // A wrong yell counts for nothing; the right one, typed in the Yell! form, turns the Master.
             await expectRefused(cmd(who, { subcommand: 'yell', text: 'krellstones!' }), /Nothing happens: only the exact yell counts/);
