@@ -62,6 +62,11 @@ describe('a SLOW Krellstones game of two', () => {
     expect(spectated.response?.message?.content).toMatch(/Krellstones #\d+/);
     await h.api.advanceClock(MIN);
     expect((await state(game.id)).rolled).toBe(1);
+    // The host may change the pace at any time; the step already running keeps its deadline.
+    await expectRefused(cmd('alice', { subcommand: 'pace', pace: 'SLOW' }), /The pace is already SLOW/);
+    expect((await cmd('alice', { subcommand: 'pace', pace: 'NORMAL' })).response?.message?.content).toMatch(/now runs at \*\*NORMAL\*\* pace/);
+    expect((await state(game.id)).pace).toBe('NORMAL');
+    expect((await cmd('alice', { subcommand: 'pace', pace: 'SLOW' })).response?.message?.content).toMatch(/now runs at \*\*SLOW\*\* pace/);
 
     let reminded = false;
     let chose = 0;
