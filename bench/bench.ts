@@ -8,6 +8,7 @@ import { sweepBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
 import { keystoneBench, printKeystoneBench } from './keystone.ts';
 import { krellstonesGameTime } from './krellstones.ts';
+import { krellstonesTimerToBoard } from './krellstones-board.ts';
 import { botMemory } from './memory.ts';
 import { ms } from './stats.ts';
 
@@ -27,6 +28,8 @@ const krell = krellstonesGameTime(quick ? 3 : 9);
 out('## Krellstones: engine time of a 4-player, 17-round game (rerolls, sideboards, yells), median of seeded games');
 out('| games | moves per game | engine ms per game | of which setup + apply | µs per move |\n| ---: | ---: | ---: | ---: | ---: |');
 out(`| ${krell.games} | ${krell.moves} | ${krell.ms.toFixed(1)} | ${krell.applyMs.toFixed(1)} | ${(krell.msPerMove * 1000).toFixed(0)} |`);
+const edit = await krellstonesTimerToBoard(quick ? 2 : 6);
+out(`\nA roll's timer due -> the board edited in place (the real bot and the emulator, 4 players, FAST): ${edit.steps} rolls, p50 ${ms(edit.ms.p50)}, p99 ${ms(edit.ms.p99)}.`);
 
 out();
 printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);
