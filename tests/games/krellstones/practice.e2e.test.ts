@@ -58,4 +58,20 @@ describe('Krellstones practice', () => {
     for (const m of moves) expect(['ready', 'timeout']).toContain((m.entry as { move: { type: string } }).move.type);
     expect(await h.db.prisma.asset.count({ where: { lockedByGameId: game.id } })).toBe(0);
   });
+
+  it('abandon forfeits a running game after a confirmation; its stones are free again', async () => {
+    const r = await h.api.command({ user: 'alice', channel: 'general', name: 'krellstones', options: { subcommand: 'practice', bots: 1 } });
+    expect(r.response?.message?.content).toMatch(/Practice Krellstones #\d+/);
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'krellstones', status: 'active' } });
+    expect(await h.db.prisma.asset.count({ where: { lockedByGameId: game.id } })).toBe(6);
+    await expectRefused(h.api.command({ user: 'bob', channel: 'general', name: 'krellstones', options: { subcommand: 'abandon' } }), /no Krellstones game in progress|not playing/);
+    const ask = await h.api.command({ user: 'alice', channel: 'general', name: 'krellstones', options: { subcommand: 'abandon' } });
+    expect(ask.response?.message?.content).toMatch(/Really forfeit game #\d+\?/);
+    const yes = await h.api.click('alice', ask.response!.message!.id, button(ask.response!.message!, (b) => b.label === 'Yes, forfeit').custom_id!);
+    expect(yes.response?.message?.content).toMatch(/forfeit/i);
+    await h.settle();
+    expect((await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } })).status).toBe('finished');
+    expect(await h.db.prisma.asset.count({ where: { lockedByGameId: game.id } })).toBe(0);
+  });
 });
