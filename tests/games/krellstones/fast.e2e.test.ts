@@ -67,6 +67,13 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     await expectRefused(cmd('bob', { subcommand: 'rules', pace: 'FAST' }), /Only the host, <@\d+>, sets the rules/);
     expect((await cmd('alice', { subcommand: 'rules', pace: 'FAST', sideboard: 1 })).response?.message?.content).toMatch(/now plays: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
     expect((await cmd('dave', { subcommand: 'abandon' })).response?.message?.content).toMatch(/You left table #\d+/);
+    // The table message follows typed joins and leaves: who sits, how many stones each has chosen (never which).
+    await h.settle();
+    const shown = (await h.api.messages('general', 'dave', 50)).messages.find((m) => m.id === table.id)!;
+    expect(shown.content).toMatch(new RegExp(`<@${id('bob')}> ⏳ choosing: 0 of 6 stones chosen`));
+    expect(shown.content).toMatch(new RegExp(`<@${id('carol')}> ⏳ choosing`));
+    expect(shown.content).not.toContain(`<@${id('dave')}>`);
+    expect(shown.content).toMatch(/Rules: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
 
     // Alice chooses her second Krell in the Choose stones menu and puts her fourth on the sideboard.
     const panel = (await h.api.click('alice', table.id, button(table, (b) => b.label === 'Choose stones').custom_id!)).response!.message!;
