@@ -175,7 +175,13 @@ export async function prepareMatch(tx: Tx, ctx: ServiceContext, input: { guildId
   }
   const playerData: Record<PlayerId, unknown> = {};
   for (const p of order) {
-    const seat = await ready(tx, ctx, { guildId: input.guildId, options: {}, seat: { playerId: p, data: { stones: [], sideboard: [] }, ready: false } });
+    let seat: SeatData;
+    try {
+      seat = await ready(tx, ctx, { guildId: input.guildId, options: {}, seat: { playerId: p, data: { stones: [], sideboard: [] }, ready: false } });
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      throw new UserError(err.code, `<@${p}> has not enough free stones to bring (1 Pawn, 1 Dancer, 3 Krells, 1 Master not in another game).`);
+    }
     const b = await bring(tx, ctx, input.guildId, p, seat);
     playerData[p] = b.playerData;
     assets.push(...b.assets);
