@@ -308,7 +308,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     }
     case 'yell': {
       const { guildId, gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text }, expectedVersion: snap.game.version });
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } });
       await interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${gameId}).`, allowedMentions: { parse: [] } });
       return;
     }
@@ -323,7 +323,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
         }
       }
       const { gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace }, expectedVersion: snap.game.version });
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace } });
       await interaction.reply({ content: `⏱️ Game #${gameId} now runs at **${input.pace}** pace (the steps already running keep their deadlines).`, flags: EPHEMERAL });
       return;
     }
