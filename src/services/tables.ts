@@ -190,6 +190,11 @@ export async function joinTable(
     if (table.invited.length && !table.invited.includes(input.user.id)) {
       throw new UserError('table/not-invited', `This table is for ${table.invited.map((p) => `<@${p}>`).join(', ')}. Open your own with the game's join subcommand.`);
     }
+    if (ctx.games.require(table.kind).lobby) {
+      // A lobby's seat holds what the player brings: one lobby of a game at a time.
+      const other = await tx.gameTable.findFirst({ where: { guildId: table.guildId, kind: table.kind, status: 'open', id: { not: table.id }, seats: { some: { playerId: input.user.id } } } });
+      if (other) throw new UserError('table/elsewhere', `You are already at table #${other.id}: leave it first.`);
+    }
     await ensurePlayers(tx, [input.user]);
     const now = ctx.clock.now();
     const seat = table.seats.length;

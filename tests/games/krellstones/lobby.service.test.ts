@@ -110,6 +110,10 @@ describe('the Krellstones lobby', () => {
 
     // A stone in a running game cannot be brought to another table.
     const t2 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: c, hostData: {} });
+    // One lobby at a time: Dan sits at another open table, so he cannot join this one too.
+    const t3 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: p(5), hostData: {} });
+    await joinTable(ctx, { tableId: t3.id, guildId: G, user: p(4) });
+    expect((await refused(() => joinTable(ctx, { tableId: t2.id, guildId: G, user: p(4) }))).code).toBe('table/elsewhere');
     await joinTable(ctx, { tableId: t2.id, guildId: G, user: b });
     expect((await refused(() => selectStone(ctx, { guildId: G, userId: b.id, stone: String(B.stones[0]!.id) }))).code).toBe('krellstones/stone-in-game');
     expect((await refused(() => readySeat(ctx, { tableId: t2.id, guildId: G, userId: b.id }))).code).toBe('krellstones/missing-stones');
