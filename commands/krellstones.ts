@@ -252,7 +252,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       const guildId = requireGuild(interaction);
       const { mat } = await checkHost(deps.ctx, guildId, interaction.user.id, input.mat);
       const options = { rounds: input.rounds ?? LIMITS.rounds.default };
-      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id } });
+      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id, matName: mat.data.name } });
     }
     case 'rules': {
       const guildId = requireGuild(interaction);

@@ -251,7 +251,7 @@ export const present: GamePresenter<KrellstonesView> = {
     // Public: how many stones are chosen, never which, and nothing of the sideboard (opponents see it only after the start).
     seatNote: (seat) => {
       const d = seatData(seat.data);
-      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · mat #${d.mat}` : ''}`;
+      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${plain(d.matName)} mat` : 'a mat'} (#${d.mat})` : ''}`;
     },
   },
 };

@@ -74,6 +74,7 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect(shown.content).toMatch(new RegExp(`<@${id('carol')}> ⏳ choosing`));
     expect(shown.content).not.toContain(`<@${id('dave')}>`);
     expect(shown.content).toMatch(/Rules: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
+    expect(shown.content).toMatch(new RegExp(`<@${id('alice')}> ⏳ choosing 🎩: 0 of 6 stones chosen · on the Modern Krellstones mat \\(#8\\)`));
 
     // Alice chooses her second Krell in the Choose stones menu and puts her fourth on the sideboard.
     const panel = (await h.api.click('alice', table.id, button(table, (b) => b.label === 'Choose stones').custom_id!)).response!.message!;

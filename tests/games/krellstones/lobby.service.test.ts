@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
 import { checkHost, selectStone, setRules, sideboardAdd, unselectStone } from '../../../src/games/krellstones/lobby.ts';
+import { present } from '../../../src/games/krellstones/present.ts';
 import { UserError } from '../../../src/services/errors.ts';
 import { resign } from '../../../src/services/games.ts';
 import { joinTable, leaveTable, openTable, readySeat } from '../../../src/services/tables.ts';
@@ -51,6 +52,7 @@ describe('the Krellstones lobby', () => {
 
     const table = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: { rounds: 3 }, seatCount: 4, minSeats: 2, host: a, hostData: { mat: mat.id } });
     expect(table.seats[0]!.data).toEqual({ stones: [], sideboard: [], mat: mat.id });
+    expect(present.table!.seatNote!({ playerId: a.id, data: table.seats[0]!.data, ready: false, host: true }, table.options)).toBe(`0 of 6 stones chosen · on a mat (#${mat.id})`);
     await joinTable(ctx, { tableId: table.id, guildId: G, user: b });
     const joined = await joinTable(ctx, { tableId: table.id, guildId: G, user: c });
     expect(joined.game).toBeNull();
