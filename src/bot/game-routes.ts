@@ -100,7 +100,9 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       guildId: interaction.guildId,
       move,
       many: Array.isArray(move),
-      expectedVersion: version,
+      // An unversioned id reads the game as it is now: its moves are checked by the engine alone
+      // (a change between reading and moving, a roll that fell due, is no reason to refuse).
+      ...(parsed.version !== null ? { expectedVersion: version } : {}),
       kind: module.kind,
       fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
       ...(opts.notify ? { notify: opts.notify } : {}),
@@ -176,7 +178,8 @@ export async function handleGameModal(interaction: ModalSubmitInteraction, deps:
     userId,
     view: snap.view(seated ? userId : null),
     fields,
-    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, expectedVersion: game.version, kind: module.kind }),
+    // Modals carry no version: the engine checks the move against the game as it is.
+    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, kind: module.kind }),
   };
   await route.submit(ctx, parsed.args);
   return true;

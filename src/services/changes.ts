@@ -177,6 +177,10 @@ export async function commitChange(
   const committed: GameRow = { ...game, version };
   let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
   notifyNewlyOut(ctx, committed, def, prev, final, auto.steps, outcome, w);
+  for (const n of def.channelNotices?.({ gameId: game.id, prev, next: final }) ?? []) {
+    const users = n.users.filter((u) => game.seats.some((s) => s.playerId === u && !s.autopilot));
+    if (users.length) queue(w, 'channel-message', { channelId: game.channelId, content: n.content.slice(0, 2000), allowedUserIds: users });
+  }
   if (outcome) seats = finish(committed, def, outcome, w);
   queue(w, 'board', { gameId: game.id });
   opts.extra?.(w, final);
