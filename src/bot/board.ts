@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { messageUrl } from './format.ts';
+import { recentLines, withRecentOnBoard } from './history.ts';
 import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
 
 /**
@@ -54,7 +55,13 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
   return games.require(snap.game.kind).present.board(snap.view(null), boardMeta(snap.game, names, snap.autopilot));
 }
 
+/** The public board with its last move in words (src/bot/history.ts). */
+export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
+  const lines = await recentLines(ctx, games, snap.game.id, snap.game.kind, names, null);
+  return withRecentOnBoard(boardFor(games, snap, names), lines);
+}
+
 export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
   const snap = await getGame(ctx, gameId, null);
-  return { payload: boardFor(games, snap, await playerNames(ctx, snap.game.seats.map((s) => s.playerId))), game: snap.game };
+  return { payload: await boardWithRecent(ctx, games, snap, await playerNames(ctx, snap.game.seats.map((s) => s.playerId))), game: snap.game };
 }

@@ -2,12 +2,13 @@ import { MessageFlags, type ButtonInteraction, type MessageComponentInteraction 
 import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, resign } from '../services/games.ts';
-import { boardFor, playerNames } from './board.ts';
+import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
 import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
 import { handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
+import { historyMessage } from './history.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
 
@@ -15,7 +16,13 @@ import { displayName, EPHEMERAL } from './interaction-utils.ts';
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
-const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no'> = {
+const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history'> = {
+  /** Another page of `/<game> history` (an ephemeral message: anyone who has it may turn its pages). */
+  async 'g:history'(interaction, [gameId, page], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'A game’s history is read in its server.');
+    const payload = await historyMessage(deps.ctx, deps.games, gameId, interaction.guildId, interaction.user.id, (ids) => playerNames(deps.ctx, ids), page);
+    await updateOwned(interaction, ephemeral(interaction), toDiscord(payload));
+  },
   async 'ch:accept'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
     const { game } = await acceptChallenge(deps.ctx, {
@@ -32,7 +39,7 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       return;
     }
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-    await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
+    await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, snap, names)) as never);
     await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
   },
   async 'ch:decline'(interaction, [challengeId], deps) {

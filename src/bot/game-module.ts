@@ -203,6 +203,35 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
    * check against the revealed seed.
    */
   replayNotes?(states: readonly unknown[]): string[];
+  /**
+   * One move of the log in words, with its effect: "Alice put a 4 in column 2 and knocked out your
+   * two 4s". It sees spectator views only (before and after the move), so it cannot reveal what a
+   * spectator may not see (a hidden stone, a hand, what a peek showed). Null: nothing worth saying
+   * (a step the next line describes). The board, the turn DM and `/<game> history` use it.
+   */
+  describeMove?(step: MoveStep<View, Move>, words: Wording): string | null;
+}
+
+/** One logged move, as describeMove sees it: who, what, and the spectator views around it. */
+export interface MoveStep<View = unknown, Move = unknown> {
+  /** The player who moved (or SYSTEM for a phase that advanced by itself). */
+  actor: string;
+  move: Move;
+  /** Chosen by the autopilot. */
+  auto: boolean;
+  /** The spectator view before and after the move. */
+  before: View;
+  after: View;
+}
+
+/** Names as the reader of a description should see them: "you" and "your" for the reader. */
+export interface Wording {
+  /** The reader (a player reading their DM or the history), or null for a public message. */
+  viewer: string | null;
+  /** "Alice", or "you" for the reader. */
+  name(playerId: string): string;
+  /** "Alice’s", or "your" for the reader. */
+  possessive(playerId: string): string;
 }
 
 export type GameModules = GameRegistry<GameModule>;
