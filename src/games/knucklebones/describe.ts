@@ -3,7 +3,7 @@ import { DIE_INFO } from './engine/dice.ts';
 import type { KnucklebonesMove, KnucklebonesView } from './engine/index.ts';
 
 const COUNT = ['no', 'one', 'two', 'three'];
-const count = (n: number, v: number) => `${COUNT[n] ?? n} ${v}${n === 1 ? '' : 's'}`;
+const count = (n: number, v: number) => (n === 1 ? `${v}` : `${COUNT[n] ?? n} ${v}s`);
 
 /**
  * A Knucklebones move in words, from the public views around it (the game hides nothing):
