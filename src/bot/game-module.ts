@@ -210,6 +210,11 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
    * (a step the next line describes). The board, the turn DM and `/<game> history` use it.
    */
   describeMove?(step: MoveStep<View, Move>, words: Wording): string | null;
+  /**
+   * Where the game's own renderers already show the recent moves (Tellstones' "Recently" on the
+   * board): the platform adds no "Last move" there.
+   */
+  showsRecent?: { board?: boolean; dm?: boolean };
 }
 
 /** One logged move, as describeMove sees it: who, what, and the spectator views around it. */
@@ -222,6 +227,11 @@ export interface MoveStep<View = unknown, Move = unknown> {
   /** The spectator view before and after the move. */
   before: View;
   after: View;
+  /**
+   * The spectator view now. A game where remembering is part of play (Tellstones) names only what
+   * is public now, so a history read later is no memory aid.
+   */
+  latest: View;
 }
 
 /** Names as the reader of a description should see them: "you" and "your" for the reader. */

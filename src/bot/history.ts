@@ -27,14 +27,14 @@ export function wording(names: Record<string, string>, viewer: string | null): W
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** One log entry in words (a sentence without its final stop). */
-export function describeStep(module: GameModule, step: HistoryStep, words: Wording): string | null {
+export function describeStep(module: GameModule, step: HistoryStep, words: Wording, latest: unknown | null): string | null {
   const { entry } = step;
   if (entry.type === 'forfeit') {
     return capital(entry.reason === 'timeout' ? `${words.possessive(entry.player)} turn ran out` : `${words.name(entry.player)} forfeited`);
   }
   let text: string | null = null;
-  if (module.describeMove && step.before !== null && step.after !== null) {
-    text = module.describeMove({ actor: step.actor, move: entry.move, auto: entry.auto === true, before: step.before, after: step.after }, words);
+  if (module.describeMove && step.before !== null && step.after !== null && latest !== null) {
+    text = module.describeMove({ actor: step.actor, move: entry.move, auto: entry.auto === true, before: step.before, after: step.after, latest }, words);
   } else {
     text = step.actor === 'system' ? 'the game moved on by itself' : `${words.name(step.actor)} moved`;
   }
@@ -42,10 +42,16 @@ export function describeStep(module: GameModule, step: HistoryStep, words: Wordi
   return capital(text.replace(/[.\s]+$/, '')) + (entry.auto && step.actor !== 'system' ? ' (autopilot)' : '');
 }
 
-export function describeSteps(module: GameModule, steps: HistoryStep[], names: Record<string, string>, viewer: string | null): Array<{ seq: number; text: string }> {
+export function describeSteps(
+  module: GameModule,
+  steps: HistoryStep[],
+  latest: unknown | null,
+  names: Record<string, string>,
+  viewer: string | null,
+): Array<{ seq: number; text: string }> {
   const words = wording(names, viewer);
   return steps.flatMap((s) => {
-    const text = describeStep(module, s, words);
+    const text = describeStep(module, s, words, latest);
     return text === null ? [] : [{ seq: s.seq, text }];
   });
 }
@@ -56,11 +62,11 @@ export function describeSteps(module: GameModule, steps: HistoryStep[], names: R
  */
 export async function recentLines(ctx: ServiceContext, games: GameModules, gameId: number, kind: string, names: Record<string, string>, viewer: string | null): Promise<string[]> {
   const module = games.get(kind);
-  if (!module?.describeMove) return [];
+  if (!module?.describeMove || module.showsRecent?.[viewer === null ? 'board' : 'dm']) return [];
   const range = await recentRange(ctx, gameId, viewer === null ? { max: 6 } : { since: viewer, max: 6 });
   if (!range) return [];
-  const { steps } = await gameHistory(ctx, gameId, null, { fromSeq: range.from, toSeq: range.to });
-  return describeSteps(module, steps, names, viewer).map((l) => l.text);
+  const { steps, latest } = await gameHistory(ctx, gameId, null, { fromSeq: range.from, toSeq: range.to });
+  return describeSteps(module, steps, latest, names, viewer).map((l) => l.text);
 }
 
 function recentText(lines: string[], dm: boolean): string {
@@ -126,10 +132,10 @@ export async function historyMessage(
   names: (ids: string[]) => Promise<Record<string, string>>,
   page?: number,
 ): Promise<MessagePayload> {
-  const { game, steps } = await gameHistory(ctx, gameId, guildId);
+  const { game, steps, latest } = await gameHistory(ctx, gameId, guildId);
   const module = games.require(game.kind);
   const who = await names(game.seats.map((s) => s.playerId));
-  const lines = describeSteps(module, steps, who, viewer).map((l) => `\`${String(l.seq).padStart(3, ' ')}\` ${l.text}.`);
+  const lines = describeSteps(module, steps, latest, who, viewer).map((l) => `\`${String(l.seq).padStart(3, ' ')}\` ${l.text}.`);
   const pages = historyPages(lines);
   const p = Math.min(Math.max(page ?? pages.length - 1, 0), pages.length - 1);
   const players = game.seats.map((s) => (s.playerId === viewer ? 'you' : plain(who[s.playerId] ?? (s.autopilot ? 'Autopilot' : 'a player'))));

@@ -34,7 +34,7 @@ export async function gameHistory(
   gameId: number,
   guildId: string | null,
   opts: { fromSeq?: number; toSeq?: number } = {},
-): Promise<{ game: GameInfo; steps: HistoryStep[] }> {
+): Promise<{ game: GameInfo; steps: HistoryStep[]; latest: unknown | null }> {
   const row = await ctx.db.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
   if (!row || (guildId !== null && row.guildId !== guildId)) {
     throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
@@ -44,7 +44,7 @@ export async function gameHistory(
   const fromSeq = Math.max(1, opts.fromSeq ?? 1);
   const cached = replayed.get(gameId);
   const start = cached && cached.seed === row.seed && cached.seq <= fromSeq - 1 && cached.seq <= row.version ? cached : null;
-  const rows = await ctx.db.move.findMany({ where: { gameId, seq: { gt: start?.seq ?? 0, lte: Math.min(row.version, opts.toSeq ?? row.version) } }, orderBy: { seq: 'asc' } });
+  const rows = await ctx.db.move.findMany({ where: { gameId, seq: { gt: start?.seq ?? 0, lte: row.version } }, orderBy: { seq: 'asc' } });
   const steps: HistoryStep[] = [];
   let state: unknown = null;
   let ok = true;
@@ -63,7 +63,7 @@ export async function gameHistory(
   }
   for (const m of rows) {
     const entry = m.entry as LogEntry;
-    const wanted = m.seq >= fromSeq;
+    const wanted = m.seq >= fromSeq && m.seq <= (opts.toSeq ?? row.version);
     let before: unknown = null;
     let after: unknown = null;
     if (ok) {
@@ -83,7 +83,15 @@ export async function gameHistory(
     if (replayed.size >= CACHE_MAX) replayed.clear();
     replayed.set(gameId, { seq: rows.at(-1)!.seq, seed: row.seed, state });
   }
-  return { game: gameInfo(row), steps };
+  let latest: unknown = null;
+  if (ok) {
+    try {
+      latest = engine.view(state, null);
+    } catch {
+      latest = null;
+    }
+  }
+  return { game: gameInfo(row), steps, latest };
 }
 
 /**
