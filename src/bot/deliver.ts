@@ -9,6 +9,7 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload } from './game-module.ts';
+import { resultMessage, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -63,6 +64,8 @@ export class DiscordDeliverer implements Deliverer {
           return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
         case 'board':
           return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+        case 'result':
+          return await this.result(row, outboxPayloadSchemas.result.parse(row.payload));
         case 'dm-edit':
           return await this.dmEdit(outboxPayloadSchemas['dm-edit'].parse(row.payload));
         case 'channel-message':
@@ -227,6 +230,22 @@ export class DiscordDeliverer implements Deliverer {
       if (!now || now.version === game.version) return messageId;
     }
     throw new DeliveryError(`board of game ${p.gameId} kept changing while being edited`, true);
+  }
+
+  /** A finished game's result in its channel, with its players mentioned (src/bot/results.ts). */
+  private async result(row: Outbox, p: OutboxPayload<'result'>): Promise<string> {
+    const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+    if (!game?.outcome) return 'no-result';
+    const payload = resultMessage({
+      gameId: game.id,
+      title: this.games.title(game.kind),
+      seats: game.seats,
+      outcome: game.outcome as unknown as ResultInput['outcome'],
+      boardUrl: boardUrl(game),
+      rematch: game.cycleId === null && !this.games.get(game.kind)?.assets,
+    });
+    const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+    return msg.id;
   }
 
   private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {
