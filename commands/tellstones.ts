@@ -28,7 +28,8 @@ const firstStone = z.enum(['random', 'scales']).nullable().transform((x) => x ??
 const schema = z.discriminatedUnion('subcommand', [
   z.object({
     subcommand: z.literal('challenge'),
-    opponent: userOption,
+    // None: an open challenge, for anyone here to accept.
+    opponent: userOption.optional(),
     variant: z.enum(['standard', 'fearless-vanguard']).nullable().transform((x) => x ?? 'standard'),
     firstStone,
   }),
@@ -51,7 +52,7 @@ const builder = new SlashCommandBuilder()
     s
       .setName('challenge')
       .setDescription('Challenge one player (they accept with the button, or by challenging you back).')
-      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play').setRequired(true))
+      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play (none: an open challenge anyone here may accept)'))
       .addStringOption((o) =>
         o
           .setName('variant')
@@ -87,7 +88,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       const options = { variant: input.variant, firstStone: input.firstStone };
       // In a server running cycles this states an intent for the next Battle Phase (the same
       // mechanism as /knucklebones join); otherwise it is a challenge with these options.
-      return joinOrIntend(interaction, deps, module, [input.opponent], null, {
+      return joinOrIntend(interaction, deps, module, input.opponent ? [input.opponent] : [], null, {
         options,
         title: titleFor(options),
         nonDefaultOptions: options.variant !== 'standard' || options.firstStone !== 'random',

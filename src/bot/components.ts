@@ -77,9 +77,11 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
     const ch = await declineChallenge(deps.ctx, { challengeId, userId: interaction.user.id, guildId: interaction.guildId });
     const text =
-      ch.status === 'declined'
-        ? `❌ ${mention(ch.opponentId)} declined ${mention(ch.challengerId)}'s challenge.`
-        : `↩️ ${mention(ch.challengerId)} withdrew the challenge to ${mention(ch.opponentId)}.`;
+      ch.opponentId === null
+        ? `↩️ ${mention(ch.challengerId)} withdrew their open challenge.`
+        : ch.status === 'declined'
+          ? `❌ ${mention(ch.opponentId)} declined ${mention(ch.challengerId)}'s challenge.`
+          : `↩️ ${mention(ch.challengerId)} withdrew the challenge to ${mention(ch.opponentId)}.`;
     await updateOwned(interaction, ch.messageId === null || ch.messageId === interaction.message.id, { content: text, components: [], allowedMentions: { parse: [] } });
   },
   async 'g:resign'(interaction, [gameId], deps) {

@@ -99,7 +99,8 @@ export async function joinCommand(
   interaction: ChatInputCommandInteraction,
   deps: BotDeps,
   module: GameModule,
-  opponent: { id: string; name: string; bot: boolean },
+  /** Null: an open challenge, which anyone in the server may accept. */
+  opponent: { id: string; name: string; bot: boolean } | null,
   /** Setup options for the game, and what to call it ("Tellstones: Fearless Vanguard"). */
   extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean } = {},
 ): Promise<void> {
@@ -115,6 +116,7 @@ export async function joinCommand(
     ...(extra.options !== undefined ? { options: extra.options } : {}),
   });
   const title = extra.title ?? module.title;
+  if (opponent === null) return postOpenChallenge(interaction, deps, module, result.challenge.id, title);
   if (result.type === 'started') {
     const url = boardUrl(result.game);
     await interaction.reply({
@@ -150,6 +152,31 @@ export async function joinCommand(
       allowedMentions: { parse: [] },
     });
   }
+}
+
+/**
+ * The message of an open challenge: anyone in the channel but the challenger may accept; the first
+ * Accept turns this message into the board (even one clicked before its id is recorded: the
+ * clicked message is used then).
+ */
+async function postOpenChallenge(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, challengeId: number, title: string): Promise<void> {
+  const from = interaction.user.id;
+  const response = await interaction.reply({
+    content: `⚔️ ${mention(from)} challenges anyone here to **${title}**! The first to click **Accept** plays them. (Want someone in particular? \`/${module.kind} ${module.joinSubcommand} opponent:\`)`,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('ch:accept', challengeId), label: 'Accept' },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('ch:decline', challengeId), label: 'Withdraw' },
+        ],
+      },
+    ],
+    allowedMentions: { parse: [] },
+    withResponse: true,
+  });
+  const messageId = response.resource?.message?.id;
+  if (messageId) await setChallengeMessage(deps.ctx, challengeId, messageId);
 }
 
 export async function forfeitCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, gameId: number | null): Promise<void> {

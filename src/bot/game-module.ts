@@ -242,6 +242,12 @@ export interface Wording {
   name(playerId: string): string;
   /** "Alice’s", or "your" for the reader. */
   possessive(playerId: string): string;
+  /**
+   * The text stays where it is shown while the game moves on (a DM, unlike a board that is edited
+   * with every move): a game where remembering is part of play says nothing there that might be
+   * hidden later (Tellstones names no symbol).
+   */
+  lasting: boolean;
 }
 
 export type GameModules = GameRegistry<GameModule>;

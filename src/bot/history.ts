@@ -11,7 +11,7 @@ import type { GameModule, GameModules, MessagePayload, Wording } from './game-mo
  * `/<game> history`.
  */
 
-export function wording(names: Record<string, string>, viewer: string | null): Wording {
+export function wording(names: Record<string, string>, viewer: string | null, lasting = false): Wording {
   const nameOf = (id: string) => {
     const bot = /^autopilot-(\d+)$/.exec(id);
     if (bot) return `Autopilot${bot[1] === '1' ? '' : ` ${bot[1]}`}`;
@@ -19,6 +19,7 @@ export function wording(names: Record<string, string>, viewer: string | null): W
   };
   return {
     viewer,
+    lasting,
     name: (id) => (id === viewer ? 'you' : nameOf(id)),
     possessive: (id) => (id === viewer ? 'your' : `${nameOf(id)}’s`),
   };
@@ -48,8 +49,9 @@ export function describeSteps(
   latest: unknown | null,
   names: Record<string, string>,
   viewer: string | null,
+  lasting = false,
 ): Array<{ seq: number; text: string }> {
-  const words = wording(names, viewer);
+  const words = wording(names, viewer, lasting);
   return steps.flatMap((s) => {
     const text = describeStep(module, s, words, latest);
     return text === null ? [] : [{ seq: s.seq, text }];
@@ -66,7 +68,8 @@ export async function recentLines(ctx: ServiceContext, games: GameModules, gameI
   const range = await recentRange(ctx, gameId, viewer === null ? { max: 6 } : { since: viewer, max: 6 });
   if (!range) return [];
   const { steps, latest } = await gameHistory(ctx, gameId, null, { fromSeq: range.from, toSeq: range.to });
-  return describeSteps(module, steps, latest, names, viewer).map((l) => l.text);
+  // A DM stays as it is while the game moves on; the board is edited with every move.
+  return describeSteps(module, steps, latest, names, viewer, viewer !== null).map((l) => l.text);
 }
 
 function recentText(lines: string[], dm: boolean): string {

@@ -34,7 +34,8 @@ export function describeMove(step: MoveStep<TellstonesView, TellstonesMove>, w: 
     if (!('line' in e)) return e;
     const h = hidden[e.line] ?? new Set<string>();
     const out = { ...e } as Record<string, unknown>;
-    for (const k of ['symbol', 'named']) if (typeof out[k] === 'string' && h.has(out[k] as string)) out[k] = null;
+    // A lasting message (a DM) names no symbol at all: it could be hidden later, and the DM would remember it.
+    for (const k of ['symbol', 'named']) if (typeof out[k] === 'string' && (w.lasting || h.has(out[k] as string))) out[k] = null;
     return out as ViewLogEntry;
   };
   return entries

@@ -49,5 +49,7 @@ describe('Tellstones moves in words', () => {
     expect(describeMove(step, wording(names, null))).toContain(`${symbol}`);
     expect(describeMove(step, wording(names, null))).toMatch(new RegExp(`at the ${entry.move.end} end\\.$`));
     expect(describeMove(step, wording(names, entry.actor))).toMatch(/^You placed the /);
+    // A DM stays as it is while the game moves on: it names no symbol at all.
+    expect(describeMove(step, wording(names, entry.actor, true))).toMatch(/^You placed a stone at the (left|right) end\.$/);
   });
 });
