@@ -5,7 +5,7 @@ import { playerNames } from '../src/bot/board.ts';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
 import { mention } from '../src/bot/format.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, readOpponent, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
@@ -117,10 +117,9 @@ const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
   return {
     subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    ...readOpponent(interaction),
     more: ['opponent2', 'opponent3']
       .map((n) => interaction.options.getUser(n))
       .filter((u) => u !== null)

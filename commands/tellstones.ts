@@ -3,7 +3,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, readOpponent, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
@@ -72,10 +72,9 @@ const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
   return {
     subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    ...readOpponent(interaction),
     variant: interaction.options.getString('variant'),
     firstStone: interaction.options.getString('first-stone'),
     ...readCommon(interaction),

@@ -41,6 +41,17 @@ export function readCommon(interaction: ChatInputCommandInteraction): Record<str
   return { game: interaction.options.getInteger('game'), bots: interaction.options.getInteger('bots') };
 }
 
+/**
+ * The `opponent` option of a join subcommand: absent (an open challenge), a user, or null when an
+ * opponent was sent that Discord did not resolve to a user (refused by the schema, never taken for
+ * an open challenge).
+ */
+export function readOpponent(interaction: ChatInputCommandInteraction): { opponent?: { id: string; name: string; bot: boolean } | null } {
+  const user = interaction.options.getUser('opponent');
+  if (user) return { opponent: { id: user.id, name: displayName(user), bot: user.bot } };
+  return interaction.options.get('opponent') ? { opponent: null } : {};
+}
+
 /** Adds the subcommands every game has to a game's slash command. */
 export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, module: GameModule): SlashCommandSubcommandsOnlyBuilder {
   const { engine } = module;

@@ -102,15 +102,17 @@ export function withRecentInDm(payload: MessagePayload, lines: string[]): Messag
 // `/<game> history`: the whole log, numbered, in pages under Discord's 2,000 characters.
 
 const PAGE_CHARS = 1_700;
+/** Lines per page: a page reads at a glance on a phone. */
+export const PAGE_LINES = 15;
 
-/** The log's lines cut into pages (each whole lines, under PAGE_CHARS). */
+/** The log's lines cut into pages (whole lines, at most PAGE_LINES and under PAGE_CHARS each). */
 export function historyPages(lines: string[]): string[][] {
   const pages: string[][] = [];
   let page: string[] = [];
   let size = 0;
   for (const line of lines) {
     const l = line.length > 300 ? `${line.slice(0, 299)}…` : line;
-    if (page.length && size + l.length + 1 > PAGE_CHARS) {
+    if (page.length && (size + l.length + 1 > PAGE_CHARS || page.length >= PAGE_LINES)) {
       pages.push(page);
       page = [];
       size = 0;

@@ -2,7 +2,7 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
 import { historyPages } from '../../../src/bot/history.ts';
-import { button, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
+import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
  * "What just happened": the board and the turn DM say what the last move did, in words, and
@@ -80,8 +80,10 @@ describe('what just happened, in words', () => {
     const { game } = await state(gameId);
     const [first, second] = (await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } })).map((x) => x.playerId);
     const status = game.status === 'active' ? 'in progress' : 'over';
+    const numbered = said.map((l, i) => `\`${String(i + 1).padStart(3, ' ')}\` ${l}`);
+    const pages = Math.ceil(numbered.length / 15);
     expect(spect.response!.message!.content).toBe(
-      [`📜 **Knucklebones #${gameId}** (${NAMES[first!]} vs ${NAMES[second!]}, ${status}): ${said.length} moves.`, ...said.map((l, i) => `\`${String(i + 1).padStart(3, ' ')}\` ${l}`)].join('\n'),
+      [`📜 **Knucklebones #${gameId}** (${NAMES[first!]} vs ${NAMES[second!]}, ${status}): ${said.length} moves${pages > 1 ? `, page ${pages} of ${pages}` : ''}.`, ...numbered.slice((pages - 1) * 15)].join('\n'),
     );
     // A player without the game option gets their own game, with themselves as "you".
     const own = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'history' } });
@@ -89,6 +91,29 @@ describe('what just happened, in words', () => {
     expect(own.response!.message!.content).toContain(`Knucklebones #${gameId}`);
     expect(own.response!.message!.content).toMatch(/\(you vs Bob|\(Bob vs you/);
     expect(own.response!.message!.content).toMatch(/You put a \d in column \d/);
+
+    // Played to the end (at least 17 moves): the history comes in pages of 15, the latest first.
+    for (;;) {
+      const { state: s } = await state(gameId);
+      if (s.outcome) break;
+      const current = await board(gameId);
+      const col = button(current, (b) => b.custom_id?.startsWith('kb:place') === true && !b.disabled).custom_id!;
+      await h.api.click(alias(s.turn!), current.id, col);
+      await h.settle();
+    }
+    const total = await h.db.prisma.move.count({ where: { gameId } });
+    const last = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'history', game: gameId } });
+    const msg = last.response!.message!;
+    const n = Math.ceil(total / 15);
+    expect(msg.content.split('\n')[0]).toMatch(new RegExp(`, over\\): ${total} moves, page ${n} of ${n}\\.$`));
+    expect(msg.content.split('\n').slice(1).map((l) => l.slice(0, 5))).toEqual(Array.from({ length: total - (n - 1) * 15 }, (_, i) => `\`${String((n - 1) * 15 + i + 1).padStart(3, ' ')}\``));
+    expect(buttons(msg).map((b) => [b.label, !!b.disabled])).toEqual([['◀ Earlier', false], ['Later ▶', true]]);
+    const earlier = await h.api.click('carol', msg.id, button(msg, (b) => b.label === '◀ Earlier').custom_id!);
+    expect(earlier.response?.type).toBe(7);
+    const page = earlier.response!.message!;
+    expect(page.content.split('\n')[0]).toContain(`page ${n - 1} of ${n}.`);
+    expect(page.content.split('\n').slice(1).map((l) => l.slice(0, 5))).toEqual(Array.from({ length: 15 }, (_, i) => `\`${String((n - 2) * 15 + i + 1).padStart(3, ' ')}\``));
+    expect(page.content.split('\n')[1]!.slice(6)).toBe(n === 2 ? said[0] : page.content.split('\n')[1]!.slice(6));
   });
 
   it('refusals: a game of another server or kind, and someone who never played', async () => {
@@ -106,6 +131,7 @@ describe('what just happened, in words', () => {
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.flat()).toEqual(lines);
     for (const p of pages) expect(p.join('\n').length).toBeLessThanOrEqual(1_700);
+    expect(pages.map((p) => p.length)).toEqual([15, 15, 15, 15, 15, 15, 15, 15]);
     expect(historyPages([])).toEqual([[]]);
   });
 });
