@@ -40,7 +40,8 @@ export function describeStep(module: GameModule, step: HistoryStep, words: Wordi
     text = step.actor === 'system' ? 'the game moved on by itself' : `${words.name(step.actor)} moved`;
   }
   if (text === null) return null;
-  return capital(text.replace(/[.\s]+$/, '')) + (entry.auto && step.actor !== 'system' ? ' (autopilot)' : '');
+  // A seat the autopilot took over (a player who left) says so; a practice bot is named as such already.
+  return capital(text.replace(/[.\s]+$/, '')) + (entry.auto && step.actor !== 'system' && !/^autopilot-\d+$/.test(step.actor) ? ' (autopilot)' : '');
 }
 
 export function describeSteps(
