@@ -116,13 +116,17 @@ describe('what just happened, in words', () => {
     expect(page.content.split('\n')[1]!.slice(6)).toBe(n === 2 ? said[0] : page.content.split('\n')[1]!.slice(6));
   });
 
-  it('refusals: a game of another server or kind, and someone who never played', async () => {
+  it('refusals: an unknown game, a game of another kind, and someone who never played', async () => {
     const none = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'history' } });
     expect(none.response?.message?.flags).toBe(EPHEMERAL);
     expect(none.response?.message?.content).toBe('⚠️ You have not played Knucklebones here yet. Name a game with the `game` option, or start one with `/knucklebones join`.');
     const unknown = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'history', game: 9999 } });
     expect(unknown.response?.message?.flags).toBe(EPHEMERAL);
     expect(unknown.response?.message?.content).toMatch(/There is no game #9999 in this server/);
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones' } });
+    const wrong = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'tellstones', options: { subcommand: 'history', game: game.id } });
+    expect(wrong.response?.message?.flags).toBe(EPHEMERAL);
+    expect(wrong.response?.message?.content).toBe(`⚠️ Game #${game.id} is a game of Knucklebones: use \`/knucklebones history game:${game.id}\`.`);
   });
 
   it('a long log is cut into pages of whole lines under Discord’s limit', () => {
