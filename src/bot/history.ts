@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIEmbed } from 'discord.js';
 import type { ServiceContext } from '../services/context.ts';
 import { gameHistory, recentRange, type HistoryStep } from '../services/history.ts';
 import { customId } from './custom-id.ts';
@@ -73,6 +73,11 @@ export async function recentLines(ctx: ServiceContext, games: GameModules, gameI
   return describeSteps(module, steps, latest, names, viewer, viewer !== null).map((l) => l.text);
 }
 
+/** The characters Discord counts toward a message's 6,000 of embed text. */
+function embedSize(e: APIEmbed): number {
+  return (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0) + (e.author?.name.length ?? 0) + (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
+}
+
 function recentText(lines: string[], dm: boolean): string {
   if (lines.length === 1) return `**Last move:** ${lines[0]}.`;
   return `**${dm ? 'Since your last move' : 'Last moves'}:**\n${lines.map((l) => `• ${l}.`).join('\n')}`;
@@ -85,7 +90,10 @@ export function withRecentOnBoard(payload: MessagePayload, lines: string[]): Mes
   const [first, ...rest] = payload.embeds ?? [];
   if (first) {
     const description = [first.description, text].filter(Boolean).join('\n');
-    return { ...payload, embeds: [{ ...first, description: description.length <= 4096 ? description : first.description ?? '' }, ...rest] };
+    // Within Discord's limits: 4,096 for a description, 6,000 for a message's embeds together.
+    const total = (payload.embeds ?? []).reduce((n, e) => n + embedSize(e), 0) + description.length - (first.description?.length ?? 0);
+    if (description.length > 4096 || total > 6000) return payload;
+    return { ...payload, embeds: [{ ...first, description }, ...rest] };
   }
   const content = [payload.content, text].filter(Boolean).join('\n');
   return content.length <= 2000 ? { ...payload, content } : payload;

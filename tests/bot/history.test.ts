@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { withRecentInDm, withRecentOnBoard, wording } from '../../src/bot/history.ts';
+
+/** Where "what just happened" goes in a message, within Discord's limits. */
+describe('recent moves in a message', () => {
+  it('the board: at the end of its first embed’s description, or of its text', () => {
+    const board = { content: '', embeds: [{ title: 'Knucklebones #1', description: 'Alice vs Bob' }, { title: 'other' }] };
+    expect(withRecentOnBoard(board, ['Alice put a 4 in column 2']).embeds).toEqual([
+      { title: 'Knucklebones #1', description: 'Alice vs Bob\n**Last move:** Alice put a 4 in column 2.' },
+      { title: 'other' },
+    ]);
+    expect(withRecentOnBoard({ content: 'A board in text' }, ['A', 'B']).content).toBe('A board in text\n**Last moves:**\n• A.\n• B.');
+    expect(withRecentOnBoard(board, [])).toBe(board);
+  });
+
+  it('never past Discord’s limits: a full embed or text is left as it was', () => {
+    const full = { embeds: [{ title: 'T', description: 'd', fields: [{ name: 'n', value: 'x'.repeat(5990) }] }] };
+    expect(withRecentOnBoard(full, ['Alice put a 4 in column 2'])).toBe(full);
+    const long = { embeds: [{ title: 'T', description: 'y'.repeat(4090) }] };
+    expect(withRecentOnBoard(long, ['Alice put a 4 in column 2'])).toBe(long);
+    const text = { content: 'z'.repeat(1990) };
+    expect(withRecentOnBoard(text, ['Alice put a 4 in column 2'])).toBe(text);
+  });
+
+  it('the turn DM: right under its first line; several moves as a list', () => {
+    const dm = { content: '🎲 Your turn: you rolled **4**.\nPlace it before …' };
+    expect(withRecentInDm(dm, ['Bob put a 4 in column 2 and knocked out your 4']).content).toBe(
+      '🎲 Your turn: you rolled **4**.\n**Last move:** Bob put a 4 in column 2 and knocked out your 4.\nPlace it before …',
+    );
+    expect(withRecentInDm(dm, ['A', 'B']).content).toBe('🎲 Your turn: you rolled **4**.\n**Since your last move:**\n• A.\n• B.\nPlace it before …');
+    expect(withRecentInDm({ content: 'w'.repeat(1995) }, ['A']).content).toBe('w'.repeat(1995));
+  });
+
+  it('names: the reader is “you”, a practice bot is named, markdown in a name is escaped', () => {
+    const w = wording({ '1': 'Alice', '2': 'B*o*b' }, '1');
+    expect([w.name('1'), w.possessive('1'), w.name('2'), w.possessive('2'), w.name('autopilot-2'), w.name('9')]).toEqual(['you', 'your', 'B\\*o\\*b', 'B\\*o\\*b’s', 'Autopilot 2', 'a player']);
+  });
+});
