@@ -15,8 +15,8 @@ export const crystallia: GameModule<CrystalliaView, CrystalliaMove> = {
   points: true,
   present,
   describeMove,
-  // The board and the turn DM show the last turn themselves ("Last turn").
-  showsRecent: { board: true, dm: true },
+  // The board shows the last turn itself ("Last turn"); the turn DM gets every turn since the reader's.
+  showsRecent: { board: true },
   ids,
   routes,
   howToPlay: [
