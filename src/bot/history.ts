@@ -66,11 +66,14 @@ export function describeSteps(
 export async function recentLines(ctx: ServiceContext, games: GameModules, gameId: number, kind: string, names: Record<string, string>, viewer: string | null): Promise<string[]> {
   const module = games.get(kind);
   if (!module?.describeMove || module.showsRecent?.[viewer === null ? 'board' : 'dm']) return [];
-  const range = await recentRange(ctx, gameId, viewer === null ? { max: 6 } : { since: viewer, max: 6 });
+  // Entries, not lines: a turn of several steps (Crystallia's abilities) is told once, at its end.
+  const range = await recentRange(ctx, gameId, viewer === null ? { max: 8 } : { since: viewer, max: 16 });
   if (!range) return [];
   const { steps, latest } = await gameHistory(ctx, gameId, null, { fromSeq: range.from, toSeq: range.to });
   // A DM stays as it is while the game moves on; the board is edited with every move.
-  return describeSteps(module, steps, latest, names, viewer, viewer !== null).map((l) => l.text);
+  return describeSteps(module, steps, latest, names, viewer, viewer !== null)
+    .map((l) => l.text)
+    .slice(-6);
 }
 
 /** The characters Discord counts toward a message's 6,000 of embed text. */
