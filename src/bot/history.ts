@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIEmbed } from 'discord.js';
 import type { ServiceContext } from '../services/context.ts';
-import { gameHistory, recentRange, type HistoryStep } from '../services/history.ts';
+import { gameHistory, recentHistory, type HistoryStep } from '../services/history.ts';
 import { customId } from './custom-id.ts';
 import { plain } from './format.ts';
 import type { GameModule, GameModules, MessagePayload, Wording } from './game-module.ts';
@@ -67,9 +67,9 @@ export async function recentLines(ctx: ServiceContext, games: GameModules, gameI
   const module = games.get(kind);
   if (!module?.describeMove || module.showsRecent?.[viewer === null ? 'board' : 'dm']) return [];
   // Entries, not lines: a turn of several steps (Crystallia's abilities) is told once, at its end.
-  const range = await recentRange(ctx, gameId, viewer === null ? { max: 8 } : { since: viewer, max: 16 });
-  if (!range) return [];
-  const { steps, latest } = await gameHistory(ctx, gameId, null, { fromSeq: range.from, toSeq: range.to });
+  const recent = await recentHistory(ctx, gameId, viewer === null ? { max: 8 } : { since: viewer, max: 16 });
+  if (!recent) return [];
+  const { steps, latest } = recent;
   // A DM stays as it is while the game moves on; the board is edited with every move.
   return describeSteps(module, steps, latest, names, viewer, viewer !== null)
     .map((l) => l.text)

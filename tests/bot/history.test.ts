@@ -36,3 +36,24 @@ describe('recent moves in a message', () => {
     expect([w.name('1'), w.possessive('1'), w.name('2'), w.possessive('2'), w.name('autopilot-2'), w.name('9')]).toEqual(['you', 'your', 'B\\*o\\*b', 'B\\*o\\*b’s', 'Autopilot 2', 'a player']);
   });
 });
+
+describe('which moves are recent', async () => {
+  const { rangeOf } = await import('../../src/services/history.ts');
+  // Newest first, as the log's tail is read.
+  const log = (...actors: string[]) =>
+    actors.map((a, i) => ({ seq: actors.length - i, actorId: a === 'sys-b' ? 'system' : a, entry: a === 'sys-b' ? { type: 'forfeit', player: 'b', reason: 'timeout' } : { type: 'move', move: {} } }));
+
+  it('the board: the latest player’s run of moves (a die item and its placement)', () => {
+    expect(rangeOf(log('a', 'a', 'b', 'a'), { max: 8 })).toEqual({ from: 3, to: 4 });
+    expect(rangeOf(log('a', 'a', 'a', 'a'), { max: 2 })).toEqual({ from: 3, to: 4 });
+    expect(rangeOf([], { max: 8 })).toBeNull();
+  });
+
+  it('a DM: what the others did since the reader’s last move, their own turn going on skipped', () => {
+    expect(rangeOf(log('c', 'b', 'a', 'c'), { since: 'c', max: 8 })).toEqual({ from: 2, to: 3 });
+    expect(rangeOf(log('b', 'a'), { since: 'c', max: 8 })).toEqual({ from: 1, to: 2 });
+    expect(rangeOf(log('c', 'c'), { since: 'c', max: 8 })).toBeNull();
+    // A timeout is the player's, not the system's.
+    expect(rangeOf(log('sys-b', 'a'), { since: 'b', max: 8 })).toEqual({ from: 1, to: 1 });
+  });
+});
