@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { messageUrl } from './format.ts';
+import { recentLines, withRecentOnBoard } from './history.ts';
 import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
 
 /**
@@ -50,8 +51,14 @@ export function boardMeta(game: GameInfo, names: Record<string, string>, autopil
 }
 
 /** The public board of a game, rendered from the spectator view (never raw state). */
-export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>): MessagePayload {
-  return games.require(snap.game.kind).present.board(snap.view(null), boardMeta(snap.game, names, snap.autopilot));
+export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>, extra: Partial<BoardMeta> = {}): MessagePayload {
+  return games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), ...extra });
+}
+
+/** The public board with its last move in words (src/bot/history.ts). */
+export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>, extra: Partial<BoardMeta> = {}): Promise<MessagePayload> {
+  const lines = await recentLines(ctx, games, snap.game.id, snap.game.kind, names, null);
+  return withRecentOnBoard(boardFor(games, snap, names, extra), lines);
 }
 
 export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
@@ -62,6 +69,5 @@ export async function renderBoard(ctx: ServiceContext, games: GameModules, gameI
     const p = j.payload as { key?: unknown; player?: unknown };
     return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
   });
-  const payload = games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), timers });
-  return { payload, game: snap.game };
+  return { payload: await boardWithRecent(ctx, games, snap, names, { timers }), game: snap.game };
 }

@@ -28,7 +28,19 @@ export async function joinOrIntend(
   const kind = module.kind;
   const command = `/${kind} ${module.joinSubcommand}`;
   const { minPlayers: min, maxPlayers: max } = module.engine;
-  if (!(await runsCycles(deps.ctx, guildId))) {
+  const cycles = await runsCycles(deps.ctx, guildId);
+  if (opponents.length === 0) {
+    // No one named: an open challenge for anyone here (two-player games, outside cycles).
+    if (cycles) {
+      throw new UserError('intent/no-opponent', `This server runs cycles: \`${command}\` states whom you intend to play in the next Battle Phase, so name them with \`opponent\`.`);
+    }
+    if (min > 2) {
+      throw new UserError('challenge/group-size', `${module.title} is played by ${min === max ? min : `${min} to ${max}`}: name ${min - 1 === max - 1 ? min - 1 : `${min - 1} to ${max - 1}`} opponents.`);
+    }
+    if (mode) throw new UserError('challenge/one-opponent', `\`mode\` is for Rest Phases with several opponents: leave it out to challenge anyone here.`);
+    return joinCommand(interaction, deps, module, null, challenge);
+  }
+  if (!cycles) {
     // Outside cycles: one opponent is a challenge; several (in a game for more than two) are a
     // table of named players that starts when all of them accept.
     const group = opponents.length > 1 || min >= 3;

@@ -26,13 +26,15 @@ export async function challenge(
     channelId: string;
     kind: string;
     from: Challenger;
-    to: Challenger;
+    /** Null: an open challenge, for anyone in the server to accept. */
+    to: Challenger | null;
     /** Setup options (e.g. Tellstones' variant), kept on the challenge and given to startGame. */
     options?: unknown;
     seed?: string;
   },
 ): Promise<ChallengeResult> {
   const { from, to } = input;
+  if (to === null) return openChallenge(ctx, { ...input, to: null });
   if (from.id === to.id) throw new UserError('challenge/self', 'You cannot challenge yourself. Name another player in the server.');
   if (to.bot) throw new UserError('challenge/bot', `${to.name} is a bot and cannot play. Name a person in the server.`);
   return inTransaction(ctx, async (tx) => {
@@ -72,6 +74,34 @@ export async function challenge(
         options: checkOptions(ctx, input.kind, input.options) as object,
         createdAt: now,
       },
+    });
+    return { type: 'challenge', challenge: created };
+  });
+}
+
+/**
+ * `/<game> join` without an opponent: a challenge anyone in the server but the challenger may
+ * accept; the first Accept starts the game. One open challenge per player and game at a time.
+ */
+async function openChallenge(
+  ctx: ServiceContext,
+  input: { guildId: string; guildName?: string; channelId: string; kind: string; from: Challenger; to: null; options?: unknown },
+): Promise<ChallengeResult> {
+  const def = ctx.games.require(input.kind);
+  const options = checkOptions(ctx, input.kind, input.options);
+  if (def.engine.minPlayers > 2) {
+    throw new UserError('challenge/open-two', `${def.title} needs ${def.engine.minPlayers} or more players: name them with \`/${input.kind} ${def.joinSubcommand}\`.`);
+  }
+  return inTransaction(ctx, async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`challenge:open:${input.guildId}:${input.kind}:${input.from.id}`}))`;
+    await ensureGuild(tx, input.guildId, input.guildName);
+    await ensurePlayers(tx, [input.from]);
+    const existing = await tx.challenge.findFirst({ where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: input.from.id, opponentId: null } });
+    if (existing) {
+      throw new UserError('challenge/open-already', `You already have an open ${def.title} challenge waiting for someone to accept. To take it back, click **Withdraw** on it.`);
+    }
+    const created = await tx.challenge.create({
+      data: { guildId: input.guildId, channelId: input.channelId, kind: input.kind, challengerId: input.from.id, opponentId: null, options: options as object, createdAt: ctx.clock.now() },
     });
     return { type: 'challenge', challenge: created };
   });
@@ -146,13 +176,26 @@ export async function acceptChallenge(
 ): Promise<{ challenge: Challenge; game: GameRow }> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
+    const open = ch.opponentId === null;
     if (ch.challengerId === input.userId) {
-      throw new UserError('challenge/own', `This is your own challenge: it waits for <@${ch.opponentId}> to accept. To take it back, click **Decline**.`);
+      throw new UserError(
+        'challenge/own',
+        open
+          ? 'This is your own open challenge: it waits for someone else to accept. To take it back, click **Withdraw**.'
+          : `This is your own challenge: it waits for <@${ch.opponentId}> to accept. To take it back, click **Decline**.`,
+      );
     }
-    if (ch.opponentId !== input.userId) throw notYours(ctx, ch.kind);
-    if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
-    await lockPair(tx, ch.guildId, ch.kind, ch.challengerId, ch.opponentId);
-    const players = await tx.player.findMany({ where: { id: { in: [ch.challengerId, ch.opponentId] } } });
+    if (!open && ch.opponentId !== input.userId) throw notYours(ctx, ch.kind);
+    if (ch.status !== 'open') {
+      if (open && ch.status === 'accepted') {
+        throw new UserError('challenge/taken', `Someone was quicker: this challenge was taken${ch.gameId ? ` (game #${ch.gameId})` : ''}. Open one yourself with \`/${ch.kind} ${ctx.games.get(ch.kind)?.joinSubcommand ?? 'join'}\`.`);
+      }
+      throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
+    }
+    const opponentId = ch.opponentId ?? input.userId;
+    await lockPair(tx, ch.guildId, ch.kind, ch.challengerId, opponentId);
+    if (open) await ensurePlayers(tx, [{ id: opponentId, name: input.names?.[opponentId] ?? opponentId }]);
+    const players = await tx.player.findMany({ where: { id: { in: [ch.challengerId, opponentId] } } });
     const name = (id: string) => input.names?.[id] ?? players.find((p) => p.id === id)?.name ?? id;
     const boardMessageId = ch.messageId ?? input.messageId ?? null;
     const game = await startGame(tx, ctx, {
@@ -161,7 +204,7 @@ export async function acceptChallenge(
       kind: ch.kind,
       players: [
         { id: ch.challengerId, name: name(ch.challengerId) },
-        { id: ch.opponentId, name: name(ch.opponentId) },
+        { id: opponentId, name: name(opponentId) },
       ],
       options: ch.options,
       boardMessageId,
@@ -169,6 +212,7 @@ export async function acceptChallenge(
     });
     const closed = await tx.challenge.update({
       where: { id: ch.id },
+      // An open challenge keeps no opponent (it stays open in kind); the game's seats say who took it.
       data: { status: 'accepted', gameId: game.id, closedAt: ctx.clock.now(), messageId: boardMessageId },
     });
     return { challenge: closed, game };
@@ -179,6 +223,9 @@ export async function acceptChallenge(
 export async function declineChallenge(ctx: ServiceContext, input: { challengeId: number; userId: string; guildId: string }): Promise<Challenge> {
   return inTransaction(ctx, async (tx) => {
     const ch = await lockChallenge(tx, input.challengeId, input.guildId);
+    if (ch.opponentId === null && ch.challengerId !== input.userId) {
+      throw new UserError('challenge/open-not-yours', `This is <@${ch.challengerId}>’s open challenge: only they can withdraw it. Click **Accept** to play them, or just leave it.`);
+    }
     if (ch.opponentId !== input.userId && ch.challengerId !== input.userId) throw notYours(ctx, ch.kind);
     if (ch.status !== 'open') throw new UserError('challenge/closed', `This challenge was already ${ch.status}.`);
     const status = ch.opponentId === input.userId ? 'declined' : 'cancelled';

@@ -183,6 +183,8 @@ export async function commitChange(
   }
   if (outcome) seats = finish(committed, def, outcome, w);
   queue(w, 'board', { gameId: game.id });
+  // The game is over: a result message in its channel (after the board, which it links to).
+  if (outcome) queue(w, 'result', { gameId: game.id });
   opts.extra?.(w, final);
   await flushWrites(tx, game.id, w, now);
   if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);

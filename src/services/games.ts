@@ -300,6 +300,16 @@ export async function resolveOwnGame(ctx: ServiceContext, input: { guildId: stri
   return games[0]!.game.id;
 }
 
+/** The invoker's latest game of a kind in a server (finished ones included), or null. */
+export async function latestGame(ctx: ServiceContext, input: { guildId: string; userId: string; kind: string }): Promise<number | null> {
+  const g = await ctx.db.game.findFirst({
+    where: { guildId: input.guildId, kind: input.kind, seats: { some: { playerId: input.userId } } },
+    orderBy: { id: 'desc' },
+    select: { id: true },
+  });
+  return g?.id ?? null;
+}
+
 /** Records that the board message shows `version` (skips a redundant outbox edit). */
 export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
   await ctx.db.game.updateMany({

@@ -73,7 +73,12 @@ const commandData = fc.oneof(
     name: fc.constantFrom('opponent', 'column', 'game', 'x'),
     type: fc.constantFrom(3, 4, 5, 6, 10),
     value: fc.oneof(hostileNumber, hugeString),
-  }).map(({ sub, name, type, value }) => ({ name: 'knucklebones', type: 1, options: [{ name: sub, type: 1, options: [{ name, type, value }] }] })),
+  }).map(({ sub, name, type, value }) => ({
+    name: 'knucklebones',
+    type: 1,
+    // `join` with no opponent is a real command (an open challenge): its hostile input is a bad opponent.
+    options: [{ name: sub, type: 1, options: [{ name: sub === 'join' ? 'opponent' : name, type, value }] }],
+  })),
   fc.record({ name: fc.constantFrom('stonehall', 'nosuchcommand', ''), sub: fc.constantFrom('config', 'reminders', 'zzz'), value: fc.oneof(hostileNumber, hugeString) }).map(
     ({ name, sub, value }) => ({ name, type: 1, options: [{ name: sub, type: 1, options: [{ name: 'turn-hours', type: 10, value }, { name: 'reminders', type: 3, value }] }] }),
   ),
