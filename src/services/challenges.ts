@@ -4,7 +4,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
 import type { GameRow } from './game-store.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
 export interface Challenger {
   id: string;
@@ -37,7 +37,7 @@ export async function challenge(
   if (to.bot) throw new UserError('challenge/bot', `${to.name} is a bot and cannot play. Name a person in the server.`);
   return inTransaction(ctx, async (tx) => {
     await lockPair(tx, input.guildId, input.kind, from.id, to.id);
-    await ensureGuild(tx, input.guildId, input.guildName);
+    const guild = await ensureGuild(tx, input.guildId, input.guildName);
     await ensurePlayers(tx, [from, to]);
     const reverse = await tx.challenge.findFirst({
       where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: to.id, opponentId: from.id },
@@ -62,6 +62,8 @@ export async function challenge(
     if (existing) {
       throw new UserError('challenge/already-open', `You have already challenged ${to.name}; they can accept with the button on your challenge.`);
     }
+    // A new challenge starts its game in this channel (answering one starts it where it was made).
+    requireGameChannel(guild, input.channelId);
     const created = await tx.challenge.create({
       data: {
         guildId: input.guildId,

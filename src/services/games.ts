@@ -21,7 +21,7 @@ import {
 } from './game-store.ts';
 import { holdsItem } from './inventory.ts';
 import type { GameDefinition } from './registry.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
 export { inTransaction, seedCommitment, type GameInfo, type GameSnapshot, type LogEntry, type PlayerRef } from './game-store.ts';
 
@@ -333,6 +333,7 @@ export async function startPractice(
   }
   const bots = Array.from({ length: input.bots }, (_, i) => ({ id: AUTOPILOT_ID(i + 1), name: input.bots > 1 ? `Autopilot ${i + 1}` : 'Autopilot' }));
   return inTransaction(ctx, async (tx) => {
+    requireGameChannel(await ensureGuild(tx, input.guildId, input.guildName), input.channelId);
     const active = await tx.game.count({ where: { guildId: input.guildId, kind: def.kind, status: 'active', practice: true, seats: { some: { playerId: input.player.id } } } });
     if (active >= 3) throw new UserError('practice/too-many', `You already have ${active} practice games of ${def.title} running. Finish or forfeit one first (\`/${def.kind} games\`).`);
     return startGame(tx, ctx, {

@@ -164,14 +164,33 @@ function rateGroup(
   }
 }
 
-/** The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). */
-export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Standing[]): string {
+/**
+ * The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). Compact by
+ * default, one short line per player that reads on a phone: rank, name, W–L (–D when drawn),
+ * rating. `detailed` gives the long form: RD, draws, forfeits, points.
+ */
+export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Standing[], opts: { detailed?: boolean } = {}): string {
   const title = `🏆 **${kind.charAt(0).toUpperCase()}${kind.slice(1)} leaderboard: ${cycleTitle(cycle)}**${cycle.status === 'ended' ? ' (final)' : ''}`;
+  return standingsText(title, rows, opts);
+}
+
+/** Standings as text, compact or detailed (see leaderboardText); also the all-time ratings. */
+export function standingsText(title: string, rows: Standing[], opts: { detailed?: boolean } = {}): string {
   if (rows.length === 0) return `${title}\nNo finished games yet.`;
+  if (!opts.detailed) {
+    const lines = rows.slice(0, 40).map((r, i) => `${i + 1}. <@${r.playerId}> ${compactRecord(r)} · **${Math.round(r.rating)}**`);
+    if (rows.length > 40) lines.push(`…and ${rows.length - 40} more.`);
+    return `${title}\n${lines.join('\n')}\n-# Wins–losses (–draws), a forfeit counts as a loss · Glicko-2 rating from 1500 · \`/leaderboard detailed:True\` for more.`.slice(0, 2000);
+  }
   const lines = rows.slice(0, 25).map(
     (r, i) =>
       `${i + 1}. <@${r.playerId}>: rating **${Math.round(r.rating)}** (±${Math.round(r.rd * 2)}) · ${r.games} game${r.games === 1 ? '' : 's'}: ${r.wins} W, ${r.draws} D, ${r.losses} L, ${r.forfeits} F${r.points === null ? '' : ` · ${r.points} pts`}`,
   );
   if (rows.length > 25) lines.push(`…and ${rows.length - 25} more.`);
   return `${title}\n${lines.join('\n')}\n-# Glicko-2 rating (start 1500). ${TIE_BREAKS} L = lost on the board, F = forfeited, pts = the player's own final scores added up.`.slice(0, 2000);
+}
+
+/** "3–1", or "3–1–2" with two draws: wins, losses (forfeits included), draws. */
+export function compactRecord(r: Pick<Standing, 'wins' | 'losses' | 'forfeits' | 'draws'>): string {
+  return `${r.wins}–${r.losses + r.forfeits}${r.draws ? `–${r.draws}` : ''}`;
 }

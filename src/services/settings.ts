@@ -22,7 +22,7 @@ export async function getGuildSettings(ctx: ServiceContext, guildId: string): Pr
   return ctx.db.$transaction((tx) => ensureGuild(tx, guildId));
 }
 
-/** Who counts as a moderator: Manage Server, or the role set with /stonehall config. */
+/** Who counts as a moderator: Manage Server, or the role set with /stonehall-config. */
 export function isModerator(guild: Pick<Guild, 'moderatorRoleId'>, member: { manageGuild: boolean; roleIds: string[] }): boolean {
   return member.manageGuild || (guild.moderatorRoleId !== null && member.roleIds.includes(guild.moderatorRoleId));
 }
@@ -32,6 +32,25 @@ export interface ConfigChange {
   reminderMinutes?: number[];
   moderatorRoleId?: string | null;
   tableOpenMinutes?: number;
+  /** Channels to add to / remove from the list where games may be started; `anywhere` empties it. */
+  allowGameChannel?: string;
+  disallowGameChannel?: string;
+  gameChannelsAnywhere?: boolean;
+}
+
+/** The channels where games may be started, as mentions ("anywhere" when not limited). */
+export function gameChannelsText(g: Pick<Guild, 'gameChannelIds'>): string {
+  return g.gameChannelIds.length ? g.gameChannelIds.map((id) => `<#${id}>`).join(', ') : 'any channel';
+}
+
+/**
+ * Refuses to start a game (a challenge, a table, a practice game) outside the channels the
+ * moderators allowed, naming the allowed ones. No list: anywhere.
+ */
+export function requireGameChannel(guild: Pick<Guild, 'gameChannelIds'>, channelId: string): void {
+  if (guild.gameChannelIds.length === 0 || guild.gameChannelIds.includes(channelId)) return;
+  const list = guild.gameChannelIds.map((id) => `<#${id}>`).join(', ');
+  throw new UserError('config/game-channel', `Games are not started in this channel. Start it in ${guild.gameChannelIds.length === 1 ? list : `one of ${list}`}.`);
 }
 
 export async function updateGuildSettings(
@@ -50,9 +69,17 @@ export async function updateGuildSettings(
     if (c.tableOpenMinutes !== undefined && (c.tableOpenMinutes < 60 || c.tableOpenMinutes > 14 * 24 * 60)) {
       throw new UserError('config/table-time', 'A table can wait between 1 hour and 14 days for its seats to fill.');
     }
+    let channels = guild.gameChannelIds;
+    if (c.gameChannelsAnywhere) channels = [];
+    if (c.disallowGameChannel !== undefined) channels = channels.filter((id) => id !== c.disallowGameChannel);
+    if (c.allowGameChannel !== undefined && !channels.includes(c.allowGameChannel)) {
+      if (channels.length >= 25) throw new UserError('config/game-channels', 'Games may be limited to at most 25 channels. Remove one first with `disallow-channel`.');
+      channels = [...channels, c.allowGameChannel];
+    }
     return tx.guild.update({
       where: { id: input.guildId },
       data: {
+        ...(channels !== guild.gameChannelIds ? { gameChannelIds: channels } : {}),
         ...(c.turnLimitMinutes !== undefined ? { turnLimitMinutes: c.turnLimitMinutes } : {}),
         ...(c.reminderMinutes !== undefined ? { reminderMinutes: c.reminderMinutes } : {}),
         ...(c.moderatorRoleId !== undefined ? { moderatorRoleId: c.moderatorRoleId } : {}),

@@ -102,7 +102,7 @@ describe('dice items from the turn DM', () => {
     await unchanged(gameId, () => refused(h.api.click(mover, dm.id, useId), /hold no die item/));
 
     for (const [player, item] of [[mover, 'loaded-die'], [mover, 'spoiler-die'], [other, 'loaded-die']] as const) {
-      const grant = await cmd('moderator', 'general', 'inventory', { subcommand: 'grant', player, item });
+      const grant = await cmd('moderator', 'general', 'cycle', { subcommand: 'grant', player, item });
       expect(grant.response?.message?.content).toMatch(/Granted 1 ×/);
     }
 
