@@ -9,9 +9,12 @@ import { UserError } from '../src/services/errors.ts';
 import { getGame } from '../src/services/games.ts';
 import { verifyGame } from '../src/services/replay.ts';
 import { getGuildSettings, setReminders } from '../src/services/settings.ts';
+import { playerProfile, type ProfileEntry } from '../src/services/ratings.ts';
+import { compactRecord } from '../src/services/leaderboard.ts';
 
 const schema = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('cycle') }),
+  z.object({ subcommand: z.literal('profile'), player: z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() }).nullable() }),
   z.object({ subcommand: z.literal('reminders'), enabled: z.boolean() }),
   z.object({ subcommand: z.literal('verify'), game: z.number().int().positive().max(2_147_483_647) }),
 ]);
@@ -33,13 +36,23 @@ const data = new SlashCommandBuilder()
       .setDescription('Check a finished game’s fair dice: its seed against the commitment, and every move replayed.')
       .addIntegerOption((o) => o.setName('game').setDescription('Game number').setRequired(true).setMinValue(1)),
   )
-  .addSubcommand((s) => s.setName('cycle').setDescription('The current season, cycle and phase, and when phases change.'));
+  .addSubcommand((s) => s.setName('cycle').setDescription('The current season, cycle and phase, and when phases change.'))
+  .addSubcommand((s) =>
+    s
+      .setName('profile')
+      .setDescription('All-time record per game: games, wins, rating, recent results (practice does not count).')
+      .addUserOption((o) => o.setName('player').setDescription('Whose profile (default: yours)')),
+  );
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   return {
     subcommand: interaction.options.getSubcommand(false),
     enabled: interaction.options.getBoolean('enabled'),
     game: interaction.options.getInteger('game'),
+    player: (() => {
+      const u = interaction.options.getUser('player');
+      return u ? { id: u.id, name: displayName(u), bot: u.bot } : null;
+    })(),
   };
 }
 
@@ -70,6 +83,13 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     await interaction.reply({ content: lines.join('\n'), flags: EPHEMERAL });
     return;
   }
+  if (input.subcommand === 'profile') {
+    const who = input.player ?? { id: interaction.user.id, name: displayName(interaction.user), bot: false };
+    if (who.bot) throw new UserError('profile/bot', `${who.name} is a bot and plays no games. Name a person, or leave \`player\` out for your own profile.`);
+    const entries = await playerProfile(deps.ctx, { guildId, playerId: who.id });
+    await interaction.reply({ content: profileText(deps, who, interaction.user.id, entries), flags: EPHEMERAL, allowedMentions: { parse: [] } });
+    return;
+  }
   // The season as players need it (moderators run it with /cycle, hidden from players).
   const cycle = await findActiveCycle(deps.ctx, guildId);
   const guild = await getGuildSettings(deps.ctx, guildId);
@@ -77,6 +97,29 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     ? `**${cycleTitle(cycle)}**: ${cycle.phase === 'battle' ? '⚔️ Battle Phase: the matched games are played.' : '🌙 Rest Phase: state your intents for the next Battle Phase.'}`
     : 'No cycle is running: challenge anyone with a game’s join command.';
   await interaction.reply({ content: `${head}\n${describeCycleSettings(guild)}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+const RESULT_MARK: Record<string, string> = { win: '✅ W', loss: '❌ L', draw: '➖ D', forfeit: '🏳️ F' };
+
+/** A profile: per game one line of rating, rank and record, and one of recent results. */
+export function profileText(deps: Pick<BotDeps, 'games'>, who: { id: string; name: string }, viewerId: string, entries: ProfileEntry[]): string {
+  const self = who.id === viewerId;
+  if (entries.length === 0) {
+    return self
+      ? 'You have not finished a rated game here yet (practice games do not count). Challenge someone with a game’s join command, e.g. `/knucklebones join`.'
+      : `<@${who.id}> has not finished a rated game here yet (practice games do not count).`;
+  }
+  const lines = [`📇 **${self ? 'Your' : `<@${who.id}>’s`} all-time record here**`];
+  for (const e of entries) {
+    const r = e.rating;
+    lines.push(`**${deps.games.title(e.kind)}** · rating **${Math.round(r.rating)}** (#${e.rank} of ${e.of}) · ${r.games} game${r.games === 1 ? '' : 's'}, ${r.wins} win${r.wins === 1 ? '' : 's'} (${compactRecord(r)})`);
+    if (e.recent.length) {
+      const recent = e.recent.map((g) => `${RESULT_MARK[g.result] ?? g.result} #${g.gameId} vs ${g.opponents.length === 1 ? `<@${g.opponents[0]}>` : `${g.opponents.length} players`}`);
+      lines.push(`-# Recent: ${recent.join(' · ')}`);
+    }
+  }
+  lines.push('-# Glicko-2 rating from 1500 over every finished game that is not practice; W–L(–D), a forfeit counts as a loss.');
+  return lines.join('\n').slice(0, 2000);
 }
 
 export default defineCommand<Input>({ data, schema, read, execute });

@@ -6,6 +6,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { autopilotSeats, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
+import { recordRatings } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -182,6 +183,7 @@ export async function commitChange(
   opts.extra?.(w, final);
   await flushWrites(tx, game.id, w, now);
   if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
+  if (outcome) await recordRatings(tx, { ...game, outcome }, seats, now);
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
     ...row,

@@ -76,34 +76,26 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
   for (const g of games) {
     const at = g.finishedAt ?? g.updatedAt;
     const seats = g.seats.filter((s) => s.result);
-    if (seats.length > 2) {
-      rateGroup(g, seats, at, get, vol);
-      continue;
-    }
-    if (seats.length !== 2) continue;
-    const [x, y] = seats as [(typeof seats)[0], (typeof seats)[0]];
-    const scores = (g.outcome as { scores?: Record<string, number> } | null)?.scores;
-    const sx = get(x.playerId, at);
-    const sy = get(y.playerId, at);
-    const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
-    const before = { x: { r: sx.rating, rd: sx.rd, v: vol.get(sx.playerId) ?? START.vol }, y: { r: sy.rating, rd: sy.rd, v: vol.get(sy.playerId) ?? START.vol } };
-    const nx = rate(before.x.r, before.x.rd, before.x.v, [[before.y.r, before.y.rd, score(x.result)]]);
-    const ny = rate(before.y.r, before.y.rd, before.y.v, [[before.x.r, before.x.rd, score(y.result)]]);
-    for (const [s, seat, n] of [
-      [sx, x, nx],
-      [sy, y, ny],
-    ] as const) {
+    if (seats.length < 2) continue;
+    const outcome = g.outcome as { scores?: Record<string, number>; places?: Record<string, number> } | null;
+    const after = rateGame(seats, outcome, (id) => {
+      const st = get(id, at);
+      return { r: st.rating, rd: st.rd, v: vol.get(id) ?? START.vol };
+    });
+    for (const seat of seats) {
+      const s = get(seat.playerId, at);
+      const n = after.get(seat.playerId)!;
       s.games += 1;
       if (seat.result === 'win') s.wins += 1;
       else if (seat.result === 'draw') s.draws += 1;
       else if (seat.result === 'forfeit') s.forfeits += 1;
       else s.losses += 1;
-      const mine = scores?.[seat.playerId];
+      const mine = outcome?.scores?.[seat.playerId];
       if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
-      s.rating = n.rating;
+      s.rating = n.r;
       s.rd = n.rd;
       s.lastGameAt = at;
-      vol.set(s.playerId, n.vol);
+      vol.set(seat.playerId, n.v);
     }
   }
   return [...table.values()].sort(
@@ -129,39 +121,42 @@ function pairScore(a: SeatRow, b: SeatRow, places: Record<string, number> | unde
   return rank(a.result) > rank(b.result) ? 1 : rank(a.result) === rank(b.result) ? 0.5 : 0;
 }
 
-/** One game of three or more seats: each seat's counts, points, and a rating period against every other seat. */
-function rateGroup(
-  g: { outcome: unknown },
+/** A player's Glicko-2 state: rating, deviation, volatility. */
+export interface RatingState {
+  r: number;
+  rd: number;
+  v: number;
+}
+
+export const START_RATING: RatingState = { r: START.rating, rd: START.rd, v: START.vol };
+
+/**
+ * One finished game as one Glicko-2 rating period for each seat, all against the ratings from
+ * before the game (`before`). Two seats: a win scores 1, a draw 0.5, anything else 0. Three or
+ * more: a match against each other seat, scored by places (see pairScore). Used by the cycle
+ * leaderboards (recomputed from games) and the all-time ratings (updated as each game ends), so
+ * both rate a game alike.
+ */
+export function rateGame(
   seats: SeatRow[],
-  at: Date,
-  get: (id: string, at: Date) => Standing,
-  vol: Map<string, number>,
-): void {
-  const outcome = g.outcome as { scores?: Record<string, number>; places?: Record<string, number> } | null;
-  const before = new Map(seats.map((s) => {
-    const st = get(s.playerId, at);
-    return [s.playerId, { r: st.rating, rd: st.rd, v: vol.get(s.playerId) ?? START.vol }] as const;
-  }));
+  outcome: { places?: Record<string, number> } | null | undefined,
+  before: (playerId: string) => RatingState,
+): Map<string, RatingState> {
+  const prior = new Map(seats.map((s) => [s.playerId, before(s.playerId)] as const));
+  const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
+  const out = new Map<string, RatingState>();
   for (const seat of seats) {
-    const s = get(seat.playerId, at);
-    const me = before.get(seat.playerId)!;
-    const matches = seats.filter((o) => o.playerId !== seat.playerId).map((o) => {
-      const them = before.get(o.playerId)!;
-      return [them.r, them.rd, pairScore(seat, o, outcome?.places)] as [number, number, number];
-    });
+    const me = prior.get(seat.playerId)!;
+    const matches = seats
+      .filter((o) => o.playerId !== seat.playerId)
+      .map((o) => {
+        const them = prior.get(o.playerId)!;
+        return [them.r, them.rd, seats.length === 2 ? score(seat.result) : pairScore(seat, o, outcome?.places)] as [number, number, number];
+      });
     const n = rate(me.r, me.rd, me.v, matches);
-    s.games += 1;
-    if (seat.result === 'win') s.wins += 1;
-    else if (seat.result === 'draw') s.draws += 1;
-    else if (seat.result === 'forfeit') s.forfeits += 1;
-    else s.losses += 1;
-    const mine = outcome?.scores?.[seat.playerId];
-    if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
-    s.rating = n.rating;
-    s.rd = n.rd;
-    s.lastGameAt = at;
-    vol.set(seat.playerId, n.vol);
+    out.set(seat.playerId, { r: n.rating, rd: n.rd, v: n.vol });
   }
+  return out;
 }
 
 /**
