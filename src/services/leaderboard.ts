@@ -1,4 +1,4 @@
-import rate from 'glicko2-lite';
+import { rateGame, START_RATING } from './glicko.ts';
 import type { ServiceContext } from './context.ts';
 import { cycleTitle, type CycleWithSeason } from './cycles.ts';
 import { UserError } from './errors.ts';
@@ -40,7 +40,9 @@ export interface Standing {
 
 export const TIE_BREAKS = 'Ordered by rating; ties by more wins, then fewer forfeits, then more points, then more games, then whoever finished their last game first.';
 
-const START = { rating: 1500, rd: 350, vol: 0.06 };
+const START = { rating: START_RATING.r, rd: START_RATING.rd, vol: START_RATING.v };
+
+export { rateGame, START_RATING, type RatingState } from './glicko.ts';
 
 export async function resolveCycle(ctx: ServiceContext, guildId: string, name: string | null): Promise<CycleWithSeason> {
   if (name) {
@@ -108,55 +110,6 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
       a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
       (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
   );
-}
-
-type SeatRow = { playerId: string; result: string | null };
-
-/** How `a` did against `b` in one game of three or more: 1, 0.5 or 0 (see the doc comment). */
-function pairScore(a: SeatRow, b: SeatRow, places: Record<string, number> | undefined): number {
-  const pa = places?.[a.playerId];
-  const pb = places?.[b.playerId];
-  if (pa !== undefined && pb !== undefined) return pa < pb ? 1 : pa === pb ? 0.5 : 0;
-  const rank = (r: string | null) => (r === 'win' ? 3 : r === 'draw' ? 2 : r === 'loss' ? 1 : 0);
-  return rank(a.result) > rank(b.result) ? 1 : rank(a.result) === rank(b.result) ? 0.5 : 0;
-}
-
-/** A player's Glicko-2 state: rating, deviation, volatility. */
-export interface RatingState {
-  r: number;
-  rd: number;
-  v: number;
-}
-
-export const START_RATING: RatingState = { r: START.rating, rd: START.rd, v: START.vol };
-
-/**
- * One finished game as one Glicko-2 rating period for each seat, all against the ratings from
- * before the game (`before`). Two seats: a win scores 1, a draw 0.5, anything else 0. Three or
- * more: a match against each other seat, scored by places (see pairScore). Used by the cycle
- * leaderboards (recomputed from games) and the all-time ratings (updated as each game ends), so
- * both rate a game alike.
- */
-export function rateGame(
-  seats: SeatRow[],
-  outcome: { places?: Record<string, number> } | null | undefined,
-  before: (playerId: string) => RatingState,
-): Map<string, RatingState> {
-  const prior = new Map(seats.map((s) => [s.playerId, before(s.playerId)] as const));
-  const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
-  const out = new Map<string, RatingState>();
-  for (const seat of seats) {
-    const me = prior.get(seat.playerId)!;
-    const matches = seats
-      .filter((o) => o.playerId !== seat.playerId)
-      .map((o) => {
-        const them = prior.get(o.playerId)!;
-        return [them.r, them.rd, seats.length === 2 ? score(seat.result) : pairScore(seat, o, outcome?.places)] as [number, number, number];
-      });
-    const n = rate(me.r, me.rd, me.v, matches);
-    out.set(seat.playerId, { r: n.rating, rd: n.rd, v: n.vol });
-  }
-  return out;
 }
 
 /**

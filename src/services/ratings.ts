@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import type { Rating, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
-import { rateGame, type RatingState } from './leaderboard.ts';
+import { rateGame, type RatingState } from './glicko.ts';
 
 /**
  * All-time ratings (issue 13, feature 5): per server, game and player, a Glicko-2 rating (the same
