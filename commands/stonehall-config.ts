@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { UserError } from '../src/services/errors.ts';
-import { gameChannelsText, getGuildSettings, isModerator, updateGuildSettings, type ConfigChange } from '../src/services/settings.ts';
+import { durationText, gameChannelsText, getGuildSettings, isModerator, updateGuildSettings, type ConfigChange } from '../src/services/settings.ts';
 import type { Guild } from '../src/generated/prisma/client.ts';
 
 /**
@@ -39,6 +39,9 @@ const schema = z.object({
   allowChannel: snowflake.nullable(),
   disallowChannel: snowflake.nullable(),
   anyChannel: z.boolean().nullable(),
+  minMoveDays: z.number().min(0.01).max(60).nullable(),
+  maxMoveDays: z.number().min(0.01).max(60).nullable(),
+  vacationDays: z.number().int().min(0).max(365).nullable(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -54,7 +57,10 @@ const data = new SlashCommandBuilder()
   .addNumberOption((o) => o.setName('table-hours').setDescription('Hours a table of 3+ seats waits to fill before it closes (default 72)').setMinValue(1).setMaxValue(336))
   .addChannelOption((o) => o.setName('allow-channel').setDescription('Add a channel where games may be started (then only the listed ones)').addChannelTypes(ChannelType.GuildText))
   .addChannelOption((o) => o.setName('disallow-channel').setDescription('Remove a channel from the list where games may be started').addChannelTypes(ChannelType.GuildText))
-  .addBooleanOption((o) => o.setName('any-channel').setDescription('Let games be started in any channel again (clears the list)'));
+  .addBooleanOption((o) => o.setName('any-channel').setDescription('Let games be started in any channel again (clears the list)'))
+  .addNumberOption((o) => o.setName('min-move-days').setDescription('Shortest time per move a challenger may choose, in days (default 1)').setMinValue(0.01).setMaxValue(60))
+  .addNumberOption((o) => o.setName('max-move-days').setDescription('Longest time per move a challenger may choose, in days (default 7)').setMinValue(0.01).setMaxValue(60))
+  .addIntegerOption((o) => o.setName('vacation-days').setDescription('Vacation days each player may take per season (0: none; default 14)').setMinValue(0).setMaxValue(365));
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   return {
@@ -66,6 +72,9 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     allowChannel: interaction.options.getChannel('allow-channel')?.id ?? null,
     disallowChannel: interaction.options.getChannel('disallow-channel')?.id ?? null,
     anyChannel: interaction.options.getBoolean('any-channel'),
+    minMoveDays: interaction.options.getNumber('min-move-days'),
+    maxMoveDays: interaction.options.getNumber('max-move-days'),
+    vacationDays: interaction.options.getInteger('vacation-days'),
   };
 }
 
@@ -79,6 +88,8 @@ export function describeSettings(g: Guild): string {
     `• Moderator role: ${g.moderatorRoleId ? `<@&${g.moderatorRoleId}>` : 'none (Manage Server only)'}`,
     `• Tables wait ${hours(g.tableOpenMinutes)} for their seats to fill`,
     `• Games may be started in: ${gameChannelsText(g)}`,
+    `• Time per move a challenger may choose: ${durationText(g.minMoveMinutes)} to ${durationText(g.maxMoveMinutes)}`,
+    `• Vacation: ${g.vacationDays ? `up to ${g.vacationDays} day${g.vacationDays === 1 ? '' : 's'} per player per season` : 'none'}`,
   ].join('\n');
 }
 
@@ -93,6 +104,9 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     ...(input.allowChannel !== null ? { allowGameChannel: input.allowChannel } : {}),
     ...(input.disallowChannel !== null ? { disallowGameChannel: input.disallowChannel } : {}),
     ...(input.anyChannel ? { gameChannelsAnywhere: true } : {}),
+    ...(input.minMoveDays !== null ? { minMoveMinutes: Math.round(input.minMoveDays * 1440) } : {}),
+    ...(input.maxMoveDays !== null ? { maxMoveMinutes: Math.round(input.maxMoveDays * 1440) } : {}),
+    ...(input.vacationDays !== null ? { vacationDays: input.vacationDays } : {}),
   };
   if (Object.keys(change).length === 0) {
     const guild = await getGuildSettings(deps.ctx, guildId);

@@ -10,10 +10,12 @@ import { getGame } from '../src/services/games.ts';
 import { verifyGame } from '../src/services/replay.ts';
 import { getGuildSettings, setReminders } from '../src/services/settings.ts';
 import { playerProfile, type ProfileEntry } from '../src/services/ratings.ts';
+import { takeVacation, vacationStatus } from '../src/services/vacations.ts';
 import { compactRecord } from '../src/services/leaderboard.ts';
 
 const schema = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('cycle') }),
+  z.object({ subcommand: z.literal('vacation'), days: z.number().int().min(1).max(365).nullable() }),
   z.object({ subcommand: z.literal('profile'), player: z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() }).nullable() }),
   z.object({ subcommand: z.literal('reminders'), enabled: z.boolean() }),
   z.object({ subcommand: z.literal('verify'), game: z.number().int().positive().max(2_147_483_647) }),
@@ -39,6 +41,12 @@ const data = new SlashCommandBuilder()
   .addSubcommand((s) => s.setName('cycle').setDescription('The current season, cycle and phase, and when phases change.'))
   .addSubcommand((s) =>
     s
+      .setName('vacation')
+      .setDescription('Pause all your clocks for some days (opponents are told); without days: what you have left.')
+      .addIntegerOption((o) => o.setName('days').setDescription('How many days, from now').setMinValue(1).setMaxValue(365)),
+  )
+  .addSubcommand((s) =>
+    s
       .setName('profile')
       .setDescription('All-time record per game: games, wins, rating, recent results (practice does not count).')
       .addUserOption((o) => o.setName('player').setDescription('Whose profile (default: yours)')),
@@ -49,6 +57,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     subcommand: interaction.options.getSubcommand(false),
     enabled: interaction.options.getBoolean('enabled'),
     game: interaction.options.getInteger('game'),
+    days: interaction.options.getInteger('days'),
     player: (() => {
       const u = interaction.options.getUser('player');
       return u ? { id: u.id, name: displayName(u), bot: u.bot } : null;
@@ -81,6 +90,23 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       'How to recompute it yourself: README, “Fair dice”.',
     ];
     await interaction.reply({ content: lines.join('\n'), flags: EPHEMERAL });
+    return;
+  }
+  if (input.subcommand === 'vacation') {
+    const me = { id: interaction.user.id, name: displayName(interaction.user) };
+    const t = (d: Date, style: 'f' | 'R') => `<t:${Math.floor(d.getTime() / 1000)}:${style}>`;
+    if (input.days === null) {
+      const st = await vacationStatus(deps.ctx, { guildId, playerId: me.id });
+      const now = st.until ? `You are on vacation until ${t(st.until, 'f')} (${t(st.until, 'R')}). ` : '';
+      await interaction.reply({ content: `🏖️ ${now}You have ${st.left} of ${st.of} vacation days left ${st.label}. Take some with \`/stonehall vacation days:\`.`, flags: EPHEMERAL });
+      return;
+    }
+    const r = await takeVacation(deps.ctx, { guildId, guildName: interaction.guild?.name ?? '', player: me, days: input.days });
+    const games = r.games.length ? `Your clock is paused in ${r.games.length} game${r.games.length === 1 ? '' : 's'} (${r.games.map((id) => `#${id}`).join(', ')}): those deadlines move back ${input.days} day${input.days === 1 ? '' : 's'}, and your opponents are told.` : 'You have no game running; games that start meanwhile wait for you.';
+    await interaction.reply({
+      content: `🏖️ On vacation until ${t(r.vacation.endsAt, 'f')} (${t(r.vacation.endsAt, 'R')}). ${games} ${r.left} vacation day${r.left === 1 ? '' : 's'} left.`,
+      flags: EPHEMERAL,
+    });
     return;
   }
   if (input.subcommand === 'profile') {

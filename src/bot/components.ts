@@ -2,6 +2,7 @@ import { MessageFlags, type ButtonInteraction, type MessageComponentInteraction 
 import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, resign } from '../services/games.ts';
+import { nudge } from '../services/nudges.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
@@ -15,7 +16,11 @@ import { displayName, EPHEMERAL } from './interaction-utils.ts';
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
-const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no'> = {
+const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:nudge'> = {
+  async 'g:nudge'(interaction, [gameId], deps) {
+    const nudged = await nudge(deps.ctx, { gameId, guildId: interaction.guildId, userId: interaction.user.id });
+    await interaction.reply({ content: `👋 Nudged ${nudged.map(mention).join(', ')}: a DM reminds them it is their move.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  },
   async 'ch:accept'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
     const { game } = await acceptChallenge(deps.ctx, {

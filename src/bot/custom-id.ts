@@ -15,6 +15,8 @@ export const customIdRoutes = {
   'g:resign': z.tuple([id, version]),
   'g:resign-yes': z.tuple([id, version]),
   'g:resign-no': z.tuple([id]),
+  // Nudge the player on turn (once per turn: the service remembers it, so the id needs no version).
+  'g:nudge': z.tuple([id]),
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),

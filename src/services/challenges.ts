@@ -4,7 +4,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
 import type { GameRow } from './game-store.ts';
-import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel, requireMoveTime } from './settings.ts';
 
 export interface Challenger {
   id: string;
@@ -29,6 +29,8 @@ export async function challenge(
     to: Challenger;
     /** Setup options (e.g. Tellstones' variant), kept on the challenge and given to startGame. */
     options?: unknown;
+    /** The time per move the challenger chose, in minutes (within the server's limits); absent: the server's turn limit. */
+    turnLimitMinutes?: number | null;
     seed?: string;
   },
 ): Promise<ChallengeResult> {
@@ -50,6 +52,7 @@ export async function challenge(
         kind: input.kind,
         players: [to, from],
         options: reverse.options,
+        turnLimitMinutes: reverse.turnLimitMinutes,
         boardMessageId: reverse.messageId,
         ...(input.seed ? { seed: input.seed } : {}),
       });
@@ -64,6 +67,7 @@ export async function challenge(
     }
     // A new challenge starts its game in this channel (answering one starts it where it was made).
     requireGameChannel(guild, input.channelId);
+    if (input.turnLimitMinutes != null) requireMoveTime(guild, input.turnLimitMinutes);
     const created = await tx.challenge.create({
       data: {
         guildId: input.guildId,
@@ -72,6 +76,7 @@ export async function challenge(
         challengerId: from.id,
         opponentId: to.id,
         options: checkOptions(ctx, input.kind, input.options) as object,
+        turnLimitMinutes: input.turnLimitMinutes ?? null,
         createdAt: now,
       },
     });
@@ -166,6 +171,7 @@ export async function acceptChallenge(
         { id: ch.opponentId, name: name(ch.opponentId) },
       ],
       options: ch.options,
+      turnLimitMinutes: ch.turnLimitMinutes,
       boardMessageId,
       ...(input.seed ? { seed: input.seed } : {}),
     });

@@ -227,7 +227,10 @@ function timerChanges(
   const started = new Map<PlayerId, Date>();
   for (const t of after) {
     if (beforeIds.has(timerId(t))) continue;
-    const dueAt = new Date(now.getTime() + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
+    // A player on vacation: their clock starts when the vacation ends.
+    const away = t.player !== undefined ? game.seats.find((x) => x.playerId === t.player)?.vacationUntil : null;
+    const paused = away && away > now ? away.getTime() - now.getTime() : 0;
+    const dueAt = new Date(now.getTime() + paused + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
     const payload: TimerJob = { timer: timerId(t), key: t.key, ...(t.player !== undefined ? { player: t.player } : {}), version: game.version };
     w.jobs.push({ kind: 'timer', dueAt, payload });
     if (!isTurn(t)) continue;

@@ -27,12 +27,32 @@ export function isModerator(guild: Pick<Guild, 'moderatorRoleId'>, member: { man
   return member.manageGuild || (guild.moderatorRoleId !== null && member.roleIds.includes(guild.moderatorRoleId));
 }
 
+/** "1 day", "3 days", "12 h", "30 min": a time per move as players read it. */
+export function durationText(minutes: number): string {
+  if (minutes % 1440 === 0) return `${minutes / 1440} day${minutes === 1440 ? '' : 's'}`;
+  if (minutes >= 1440) return `${+(minutes / 1440).toFixed(2)} days`;
+  if (minutes % 60 === 0 || minutes >= 120) return `${+(minutes / 60).toFixed(1)} h`;
+  return `${minutes} min`;
+}
+
+/** The time per move a challenger chose must lie within the server's limits. */
+export function requireMoveTime(guild: Pick<Guild, 'minMoveMinutes' | 'maxMoveMinutes' | 'turnLimitMinutes'>, minutes: number): void {
+  if (minutes >= guild.minMoveMinutes && minutes <= guild.maxMoveMinutes) return;
+  throw new UserError(
+    'challenge/move-time',
+    `This server allows ${durationText(guild.minMoveMinutes)} to ${durationText(guild.maxMoveMinutes)} per move. Choose \`days-per-move\` within that, or leave it out for the server's ${durationText(guild.turnLimitMinutes)}.`,
+  );
+}
+
 export interface ConfigChange {
   turnLimitMinutes?: number;
   reminderMinutes?: number[];
   moderatorRoleId?: string | null;
   tableOpenMinutes?: number;
   /** Channels to add to / remove from the list where games may be started; `anywhere` empties it. */
+  minMoveMinutes?: number;
+  maxMoveMinutes?: number;
+  vacationDays?: number;
   allowGameChannel?: string;
   disallowGameChannel?: string;
   gameChannelsAnywhere?: boolean;
@@ -69,6 +89,11 @@ export async function updateGuildSettings(
     if (c.tableOpenMinutes !== undefined && (c.tableOpenMinutes < 60 || c.tableOpenMinutes > 14 * 24 * 60)) {
       throw new UserError('config/table-time', 'A table can wait between 1 hour and 14 days for its seats to fill.');
     }
+    const min = c.minMoveMinutes ?? guild.minMoveMinutes;
+    const max = c.maxMoveMinutes ?? guild.maxMoveMinutes;
+    if (min < 10 || max > 60 * 24 * 60) throw new UserError('config/move-time', 'The time per move can be limited to between 10 minutes and 60 days.');
+    if (min > max) throw new UserError('config/move-time', `The shortest time per move (${durationText(min)}) cannot be longer than the longest (${durationText(max)}). Give both.`);
+    if (c.vacationDays !== undefined && (c.vacationDays < 0 || c.vacationDays > 365)) throw new UserError('config/vacation', 'Vacation days per season must be between 0 (no vacations) and 365.');
     let channels = guild.gameChannelIds;
     if (c.gameChannelsAnywhere) channels = [];
     if (c.disallowGameChannel !== undefined) channels = channels.filter((id) => id !== c.disallowGameChannel);
@@ -84,6 +109,9 @@ export async function updateGuildSettings(
         ...(c.reminderMinutes !== undefined ? { reminderMinutes: c.reminderMinutes } : {}),
         ...(c.moderatorRoleId !== undefined ? { moderatorRoleId: c.moderatorRoleId } : {}),
         ...(c.tableOpenMinutes !== undefined ? { tableOpenMinutes: c.tableOpenMinutes } : {}),
+        ...(c.minMoveMinutes !== undefined ? { minMoveMinutes: c.minMoveMinutes } : {}),
+        ...(c.maxMoveMinutes !== undefined ? { maxMoveMinutes: c.maxMoveMinutes } : {}),
+        ...(c.vacationDays !== undefined ? { vacationDays: c.vacationDays } : {}),
         updatedAt: ctx.clock.now(),
       },
     });
