@@ -105,7 +105,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
 
     // Only the actions legal now are enabled: nothing is face down yet.
     const enabled = buttons(b).filter((x) => !x.disabled).map((x) => x.label);
-    expect(enabled).toEqual(['Place', 'Hide', 'What do I know?', 'Forfeit…']);
+    expect(enabled).toEqual(['Place', 'Hide', 'What do I know?', 'Forfeit…', 'Nudge']);
     // Refusals are ephemeral: the waiting player, an outsider.
     const early = await clickBoard(gameId, O, `ts:act:${gameId}:0:place`);
     expect(early.response?.message?.flags).toBe(EPHEMERAL);
