@@ -65,6 +65,13 @@ describe('time per move', () => {
     );
     expect(await h.db.prisma.challenge.count()).toBe(0);
 
+    // A table of several, or an intent in a cycle, uses the server's turn limit: refused, nothing made.
+    await expectRefused(
+      h.api.command({ user: 'alice', channel: 'knucklebones', name: 'crystallia', options: { subcommand: 'join', opponent: 'bob', opponent2: 'carol', 'days-per-move': 2 } }),
+      /`days-per-move` is for a challenge of one opponent; a table of Crystallia uses the server's turn limit/,
+    );
+    expect(await h.db.prisma.gameTable.count()).toBe(0);
+
     const { id, challenge } = await challengeAndAccept('alice', 'bob', { 'days-per-move': 3 });
     expect(challenge.content).toMatch(/challenges you to \*\*Knucklebones\*\* \(3 days per move\)!/);
     expect((await gameRow(id)).turnLimitMinutes).toBe(3 * 1440);
@@ -144,6 +151,9 @@ describe('vacation', () => {
     expect(deadline(after1, aliceId)!.getTime() - deadline(before1, aliceId)!.getTime()).toBe(3 * DAY);
     const expiry = await h.db.prisma.job.findFirstOrThrow({ where: { gameId: g1.id, kind: 'timer', status: 'pending' } });
     expect(expiry.dueAt.getTime()).toBe(deadline(after1, aliceId)!.getTime());
+    // Her turn DM is edited in place to show the new deadline.
+    const newDeadline = Math.floor(deadline(after1, aliceId)!.getTime() / 1000);
+    expect((await h.api.dms('alice')).messages.some((m) => m.content.includes(`#${g1.id}`) && m.content.includes(`<t:${newDeadline}:`))).toBe(true);
     const bobId = h.emulator.users.bob;
     const carolId = h.emulator.users.carol;
     expect(deadline(after2, carolId)!.getTime()).toBe(deadline(before2, carolId)!.getTime());
