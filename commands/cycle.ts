@@ -6,7 +6,8 @@ import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { configureCycles, cycleTitle, endCycle, endSeason, findActiveCycle, openPhase, postLeaderboard, startCycle, startSeason } from '../src/services/cycles.ts';
 import { resolveCycle } from '../src/services/leaderboard.ts';
-import { getGuildSettings } from '../src/services/settings.ts';
+import { getGuildSettings, isModerator } from '../src/services/settings.ts';
+import { UserError } from '../src/services/errors.ts';
 import { games } from '../src/games/index.ts';
 import { grantItem, itemCatalogue, revokeItem } from '../src/services/inventory.ts';
 import { displayName } from '../src/bot/interaction-utils.ts';
@@ -157,6 +158,11 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
   const guildId = requireGuild(i);
   const member = memberAuthority(i);
   const ok = async (content: string): Promise<void> => void (await i.reply({ content: content.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } }));
+  // Discord hides /cycle from players, but a server may show it to anyone: every subcommand is
+  // for moderators (the use cases check again in their transactions).
+  if (!isModerator(await getGuildSettings(deps.ctx, guildId), member)) {
+    throw new UserError('cycle/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) run seasons and cycles. See the current one with `/stonehall cycle`.');
+  }
   switch (input.subcommand) {
     case 'status': {
       const cycle = await findActiveCycle(deps.ctx, guildId);

@@ -42,6 +42,9 @@ describe('moderator commands', () => {
     expect(raw.response?.message?.content).toMatch(/Only moderators/);
     const g = await h.db.prisma.guild.findUnique({ where: { id: h.emulator.guildId } });
     expect(g?.turnLimitMinutes ?? 1440).toBe(1440);
+    const status = await h.api.rawInteraction({ user: 'alice', channel: 'general', type: 2, data: { id: '2', name: 'cycle', type: 1, options: [{ type: 1, name: 'status', options: [] }] } });
+    expect(status.response?.message?.flags).toBe(EPHEMERAL);
+    expect(status.response?.message?.content).toMatch(/Only moderators .* See the current one with `\/stonehall cycle`/);
   });
 
   it('players see the season with /stonehall cycle', async () => {
@@ -52,6 +55,12 @@ describe('moderator commands', () => {
     await h.api.command({ user: 'moderator', channel: 'general', name: 'cycle', options: { subcommand: 'start', name: 'Cycle 1' } });
     const r2 = await h.api.command({ user: 'bob', channel: 'general', name: 'stonehall', options: { subcommand: 'cycle' } });
     expect(r2.response?.message?.content).toMatch(/Season 1 \/ Cycle 1\*\*: 🌙 Rest Phase/);
+    // Intents make games of the server's turn limit: a chosen time per move is refused.
+    await expectRefused(
+      h.api.command({ user: 'alice', channel: 'battle-commencement', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob', 'days-per-move': 3 } }),
+      /Games arranged in a cycle use the server's turn limit/,
+    );
+    expect(await h.db.prisma.intent.count()).toBe(0);
     await h.api.command({ user: 'moderator', channel: 'general', name: 'cycle', options: { subcommand: 'end' } });
     await h.api.command({ user: 'moderator', channel: 'general', name: 'cycle', options: { subcommand: 'season-end' } });
     await h.settle();
