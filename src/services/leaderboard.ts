@@ -100,16 +100,30 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
       vol.set(seat.playerId, n.v);
     }
   }
-  return [...table.values()].sort(
-    (a, b) =>
-      Math.round(b.rating) - Math.round(a.rating) ||
-      b.wins - a.wins ||
-      a.forfeits - b.forfeits ||
-      (b.points ?? 0) - (a.points ?? 0) ||
-      b.games - a.games ||
-      a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
-      (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
-  );
+  return [...table.values()].sort(byStanding);
+}
+
+/** The leaderboards' order (TIE_BREAKS). */
+export const byStanding = (a: Standing, b: Standing): number =>
+  Math.round(b.rating) - Math.round(a.rating) ||
+  b.wins - a.wins ||
+  a.forfeits - b.forfeits ||
+  (b.points ?? 0) - (a.points ?? 0) ||
+  b.games - a.games ||
+  a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
+  (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0);
+
+/** All-time standings of a game in a server, from the ratings every finished non-practice game moved (src/services/ratings.ts). */
+export async function allTimeStandings(ctx: ServiceContext, input: { guildId: string; kind: string }): Promise<Standing[]> {
+  const rows = await ctx.db.rating.findMany({ where: { guildId: input.guildId, kind: input.kind, games: { gt: 0 } } });
+  return rows
+    .map((r) => ({ playerId: r.playerId, games: r.games, wins: r.wins, draws: r.draws, losses: r.losses, forfeits: r.forfeits, points: null, rating: r.rating, rd: r.rd, lastGameAt: r.updatedAt }))
+    .sort(byStanding);
+}
+
+/** Whether any cycle has run in the server (else `/leaderboard` shows the all-time standings). */
+export async function hasCycles(ctx: ServiceContext, guildId: string): Promise<boolean> {
+  return (await ctx.db.cycle.count({ where: { guildId } })) > 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button, EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
+import { button, EPHEMERAL, expectRefused, startHarness, type Harness } from '../helpers/harness.ts';
 
 /** Issue 13, feature 5: `/stonehall profile [player]`, from games played through the emulator. */
 let h: Harness;
@@ -53,6 +53,16 @@ describe('/stonehall profile', () => {
     // Someone else's, asked by a third player.
     const bobs = await profile('dave', 'bob');
     expect(bobs.response?.message?.content).toMatch(new RegExp(`<@${ids.bob}>’s all-time record here[\\s\\S]*\\(#3 of 3\\) · 1 game, 0 wins \\(0–1\\)`));
+    // Without cycles, /leaderboard shows the all-time standings, compact: Carol and Alice above Bob.
+    const lb = await h.api.command({ user: 'dave', channel: 'general', name: 'leaderboard', options: {} });
+    const lines = lb.response!.message!.content.split('\n');
+    expect(lines[0]).toBe('🏆 **Knucklebones leaderboard: all time**');
+    expect(lines.slice(1, 4).map((l) => l.replace(/\*\*\d+\*\*/, 'R'))).toEqual(
+      expect.arrayContaining([`1. <@${ids.carol}> 1–0 · R`, `3. <@${ids.bob}> 0–1 · R`]),
+    );
+    expect(lines[2]).toMatch(new RegExp(`^2\\. <@${ids.alice}> 1–1 · `));
+    await expectRefused(h.api.command({ user: 'dave', channel: 'general', name: 'leaderboard', options: { 'all-time': true, cycle: 'Cycle 1' } }), /either a `cycle` or `all-time`/);
+
     const daves = await profile('carol', 'dave');
     expect(daves.response?.message?.content).toMatch(new RegExp(`<@${ids.dave}> has not finished a rated game here yet`));
   });
