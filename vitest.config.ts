@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // so they can run in parallel safely.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', 'packages/*/tests/**/*.test.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

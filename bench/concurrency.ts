@@ -4,7 +4,8 @@ import { games } from '../src/games/index.ts';
 import { startBot } from '../src/bot/index.ts';
 import { OffsetClock } from '../src/clock.ts';
 import { connectPostgres } from '../src/db/client.ts';
-import { addMember, startEmulator, silentLogger as emulatorSilent } from '../src/emulator/index.ts';
+import { addMember, silentLogger as emulatorSilent } from '@stonehall/discord-emulator';
+import { startDemoEmulator } from '../src/dev/demo-server.ts';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { silentLogger } from '../src/log.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
@@ -30,7 +31,7 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
   const { db, url, drop } = await benchDatabase(10);
   const reader = await connectPostgres(url, { poolSize: 4 });
   const clock = new OffsetClock();
-  const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 30_000 });
+  const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 30_000 });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   let samples: number[] = [];
   const bot = await startBot({

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { deployCommands } from '../commands/deploy.ts';
-import { startEmulator, silentLogger } from '../src/emulator/index.ts';
+import { silentLogger } from '@stonehall/discord-emulator';
+import { startDemoEmulator } from '../src/dev/demo-server.ts';
 import { BotProcess } from '../tests/helpers/bot-process.ts';
 import { benchContext, benchDatabase, startGames } from './db.ts';
 
@@ -16,7 +17,7 @@ async function rssMiB(pid: number): Promise<number> {
  */
 export async function botMemory(games: number): Promise<{ games: number; rssMiB: number }> {
   const { db, url, drop } = await benchDatabase(4);
-  const emulator = await startEmulator({ logger: silentLogger });
+  const emulator = await startDemoEmulator({ logger: silentLogger });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   const bot = new BotProcess({ DISCORD_TOKEN: emulator.botToken, DISCORD_API_BASE: emulator.apiBase, DATABASE_URL: url, STONEHALL_CLOCK_URL: emulator.url });
   try {

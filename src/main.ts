@@ -1,8 +1,9 @@
 // Stonehall's entry point (npm start). See README: with DISCORD_TOKEN it connects to Discord;
 // without, it starts the local Discord emulator and plays there. With DATABASE_URL it uses that
 // Postgres server; without, an embedded Postgres (PGlite) under STONEHALL_DATA_DIR.
+import path from 'node:path';
 import { OffsetClock, RemoteClock, systemClock, type Clock } from './clock.ts';
-import { openDatabase, readEnv } from './config.ts';
+import { openDatabase, readEnv, shardOptions } from './config.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { startBot, type Bot } from './bot/index.ts';
@@ -29,14 +30,23 @@ if (env.DISCORD_TOKEN) {
     token: env.DISCORD_TOKEN,
     cron: env.SCHEDULER_CRON,
     gateway: env.STONEHALL_GATEWAY === '1',
+    shards: shardOptions(env),
     ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
     ...(remote ? { beforeTick: () => remote.sync() } : {}),
   });
-  log.info({ gateway: env.STONEHALL_GATEWAY === '1' }, 'stonehall started');
+  log.info({ gateway: env.STONEHALL_GATEWAY === '1', shards: env.SHARD_IDS ?? env.SHARD_COUNT }, 'stonehall started');
 } else {
-  const { startEmulator } = await import('./emulator/index.ts');
+  const { startDemoEmulator } = await import('./dev/demo-server.ts');
   const clock = new OffsetClock();
-  const emulator = await startEmulator({ port: env.EMULATOR_PORT, host: env.EMULATOR_HOST, clock, logger: log.child({ component: 'emulator' }) });
+  // The emulator keeps its messages, DM channels and clock in the data folder, next to the embedded
+  // database, so a restart of npm start is as invisible as a restart of the bot on Discord.
+  const emulator = await startDemoEmulator({
+    port: env.EMULATOR_PORT,
+    host: env.EMULATOR_HOST,
+    clock,
+    logger: log.child({ component: 'emulator' }),
+    dataDir: path.resolve(env.STONEHALL_DATA_DIR, 'emulator'),
+  });
   closeEmulator = () => emulator.close();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });

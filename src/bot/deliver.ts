@@ -30,7 +30,7 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
   const { files, ...body } = payload;
   if (!files?.length) return { body };
   return {
-    body: { ...body, attachments: files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
+    body: { ...body, attachments: files.map((f, id) => ({ id: String(id), filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
     files: files.map((f) => ({ name: f.name, data: f.data })),
   };
 }
@@ -247,6 +247,8 @@ export class DiscordDeliverer implements Deliverer {
   private async table(p: OutboxPayload<'table'>): Promise<string> {
     const table = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
     if (!table?.messageId) return 'no-message';
+    // A started table's message is the game's board now: never draw the table over it.
+    if (table.status === 'started') return 'started';
     try {
       await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(tableMessage(this.games, table)));
     } catch (err) {

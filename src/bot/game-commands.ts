@@ -54,9 +54,12 @@ export function readMoveMinutes(interaction: ChatInputCommandInteraction): numbe
 /** Adds the subcommands every game has to a game's slash command. */
 export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, module: GameModule): SlashCommandSubcommandsOnlyBuilder {
   const { engine } = module;
-  // A game of two may be challenged with a chosen time per move (within the server's limits).
+  // A game of two may be challenged with a chosen time per move (within the server's limits): its
+  // join subcommand names an `opponent` and goes through joinOrIntend, which reads the option. (A
+  // join that seats the invoker at someone's table, such as naming a `host`, gets no such option.)
   const join = b.options.find((o): o is SlashCommandSubcommandBuilder => o instanceof SlashCommandSubcommandBuilder && o.name === module.joinSubcommand);
-  if (join && engine.minPlayers <= 2 && !join.options.some((o) => o.toJSON().name === MOVE_DAYS_OPTION)) {
+  const names = join?.options.map((o) => o.toJSON().name) ?? [];
+  if (join && engine.minPlayers <= 2 && names.includes('opponent') && !names.includes(MOVE_DAYS_OPTION)) {
     join.addNumberOption((o) =>
       o.setName(MOVE_DAYS_OPTION).setDescription('Challenges: days each player has per move, e.g. 1, 3 or 7 (default: the server’s turn limit)').setMinValue(0.01).setMaxValue(60),
     );

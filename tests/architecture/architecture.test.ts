@@ -21,9 +21,20 @@ const code = (file: string) =>
 
 describe('the architecture', () => {
   it('has no import cycle (of modules: type-only imports load nothing)', () => {
-    const g = graph(sourceFiles(['src', 'commands', 'scripts', 'bench']).filter((f) => !f.startsWith('src/emulator/')), false);
+    const g = graph(sourceFiles(['src', 'commands', 'scripts', 'bench', 'packages']), false);
     expect(g.size).toBeGreaterThan(50);
     expect(cycles(g)).toEqual([]);
+  });
+
+  it('keeps the Discord emulator a package of its own: it reaches nothing outside its folder, and the app reaches it by name', () => {
+    const offenders: string[] = [];
+    const pkg = sourceFiles(['packages/discord-emulator']);
+    expect(pkg.length).toBeGreaterThan(20);
+    for (const f of pkg) for (const t of importsOf(f)) if (!t.startsWith('packages/discord-emulator/')) offenders.push(`${f} imports ${t}`);
+    for (const f of sourceFiles(['src', 'commands', 'scripts', 'bench', 'tests'])) {
+      for (const t of importsOf(f)) if (t.startsWith('packages/')) offenders.push(`${f} imports ${t} by path (use the package name)`);
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('keeps the core free of any particular game: no import of src/games, no game named in code', () => {

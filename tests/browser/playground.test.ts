@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorEvent } from '../../src/emulator/index.ts';
+import type { EmulatorEvent } from '@stonehall/discord-emulator';
 import { button, startHarness, type Harness } from '../helpers/harness.ts';
 import { actAs, contentWidth, css, launchBrowser, message, openChannel, openPage, PHONE, runBrowserTests, screenshot, type, warmUp } from './browser.ts';
 

@@ -5,7 +5,8 @@ import { commands } from '../../commands/index.ts';
 import { deployCommands } from '../../commands/deploy.ts';
 import { games } from '../../src/games/index.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
-import { startEmulator, silentLogger as emulatorSilent, type Emulator, type EmulatorClient, type InteractionResult } from '../../src/emulator/index.ts';
+import { silentLogger as emulatorSilent, type EmulatorClient, type InteractionResult } from '@stonehall/discord-emulator';
+import { startDemoEmulator, type DemoEmulator } from '../../src/dev/demo-server.ts';
 import { createLogger, silentLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -16,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from './db.ts';
  */
 export interface Harness {
   db: TestDatabase;
-  emulator: Emulator;
+  emulator: DemoEmulator;
   api: EmulatorClient;
   bot: Bot;
   clock: OffsetClock;
@@ -26,15 +27,33 @@ export interface Harness {
 }
 
 /** The bot logs nothing in tests; HARNESS_LOG=error (or another pino level) prints its log, to see why an interaction failed. */
-export async function startHarness(opts: { interactionTimeoutMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: {
+    interactionTimeoutMs?: number;
+    /** The seeds of collection purchases and rolls (tests make them repeatable). */
+    seeds?: () => string;
+    /** Puts something between the bot and the emulator's REST API (a recording proxy): gets the emulator's base URL, returns the one the bot uses. */
+    restVia?: (emulatorUrl: string) => Promise<string>;
+    /** Registers the slash commands through the same route as the bot's requests. */
+    deployVia?: boolean;
+  } = {},
+): Promise<Harness> {
   const db = await createTestDatabase();
   const clock = new OffsetClock();
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
   // is longer because CI shares two cores between parallel test files, and a late answer under
   // that load is not what these tests are about (the bench measures latency).
-  const emulator = await startEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
-  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, ticks: false });
+  const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
+  const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase });
+  const bot = await startBot({
+    ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, ...(opts.seeds ? { seeds: opts.seeds } : {}) },
+    games,
+    commands,
+    token: emulator.botToken,
+    apiBase,
+    ticks: false,
+  });
   clock.onAdvance(() => bot.settle());
   return {
     db,

@@ -1,13 +1,14 @@
 import type { APIMessage } from 'discord.js';
 import { deployCommands } from '../../commands/deploy.ts';
-import { startEmulator, silentLogger, type Emulator } from '../../src/emulator/index.ts';
+import { silentLogger } from '@stonehall/discord-emulator';
+import { startDemoEmulator, type DemoEmulator } from '../../src/dev/demo-server.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { BotProcess } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 export interface World {
   db: TestDatabase;
-  emulator: Emulator;
+  emulator: DemoEmulator;
   alias: Record<string, string>;
   bot(extra?: Record<string, string>): BotProcess;
   close(): Promise<void>;
@@ -16,7 +17,7 @@ export interface World {
 /** A database and an emulator that outlive the bot processes started against them. */
 export async function startWorld(): Promise<World> {
   const db = await createTestDatabase();
-  const emulator = await startEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000 }); // see tests/helpers/harness.ts
+  const emulator = await startDemoEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000 }); // see tests/helpers/harness.ts
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   const procs: BotProcess[] = [];
   return {

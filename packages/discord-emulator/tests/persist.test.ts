@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Routes, type TextChannel } from 'discord.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OffsetClock } from '../src/index.ts';
+import { startHarness } from './helpers.ts';
+
+/**
+ * With a data folder, an emulator that restarts remembers what happened, as Discord does: a bot
+ * that restarts with it edits its old board instead of meeting "10008 Unknown Message", and a
+ * deadline that read "in a day" still does.
+ */
+const dir = mkdtempSync(path.join(tmpdir(), 'emulator-data-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('an emulator with a data folder', () => {
+  it('keeps messages, DM channels, commands, files, DM settings and the clock offset across a restart', async () => {
+    const first = await startHarness({ dataDir: dir, clock: new OffsetClock() });
+    const { emulator } = first;
+    const channel = (await first.client.channels.fetch(emulator.channels.games)) as TextChannel;
+    const board = await channel.send({ content: 'the board', files: [{ attachment: Buffer.from('png bytes'), name: 'board.png' }] });
+    await first.emu.sendMessage({ user: 'alice', channel: 'games', content: 'my move' });
+    const alice = await first.client.users.fetch(emulator.users.alice);
+    const dm = await alice.send('your turn');
+    const [command] = [...(await first.client.application!.commands.set([{ name: 'ping', description: 'Replies' }], emulator.guildId)).values()];
+    await first.emu.setDmsOpen('bob', false);
+    await first.emu.advanceClock(24 * 3600_000);
+    const offsetBefore = (await first.emu.clock()).offsetMs;
+    await first.stop();
+
+    const again = await startHarness({ dataDir: dir, clock: new OffsetClock() });
+    try {
+      const clock = await again.emu.clock();
+      expect(clock.offsetMs).toBeGreaterThanOrEqual(offsetBefore);
+      expect(again.emulator.clock.offset).toBeGreaterThanOrEqual(24 * 3600_000);
+
+      const seen = await again.emu.messages('games', 'alice');
+      expect(seen.messages.map((m) => m.content)).toEqual(['the board', 'my move']);
+      // The bot, restarted too, edits its old board (the defect was 10008 Unknown Message).
+      const ch = (await again.client.channels.fetch(again.emulator.channels.games)) as TextChannel;
+      const old = await ch.messages.fetch(board.id);
+      const edited = await old.edit('the board, one move later');
+      expect(edited.content).toBe('the board, one move later');
+      const file = await fetch(board.attachments.first()!.url.replace(emulator.url, again.emulator.url));
+      expect(file.status).toBe(200);
+      expect(await file.text()).toBe('png bytes');
+
+      // The same DM channel, with its history.
+      const reopened = (await again.client.rest.post(Routes.userChannels(), { body: { recipient_id: again.emulator.users.alice } })) as { id: string };
+      expect(reopened.id).toBe(dm.channelId);
+      expect((await again.emu.messages('dm', 'alice')).messages.map((m) => m.content)).toEqual(['your turn']);
+
+      const commands = await again.client.application!.commands.fetch({ guildId: again.emulator.guildId });
+      expect([...commands.keys()]).toEqual([command!.id]);
+      expect((await again.emu.state()).users.find((u) => u.alias === 'bob')?.dms_open).toBe(false);
+
+      // New ids come after the old ones (Discord's ids only grow).
+      const next = await ch.send('after the restart');
+      expect(BigInt(next.id) > BigInt(board.id)).toBe(true);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('without a data folder, starts empty every time', async () => {
+    const a = await startHarness();
+    await a.emu.sendMessage({ user: 'alice', channel: 'games', content: 'hello' });
+    await a.stop();
+    const b = await startHarness();
+    try {
+      expect((await b.emu.messages('games', 'alice')).messages).toEqual([]);
+    } finally {
+      await b.stop();
+    }
+  });
+});
