@@ -22,11 +22,13 @@ describe('moderator commands', () => {
     const perms = Object.fromEntries(registered.map((c) => [c.name, (c as { default_member_permissions?: string | null }).default_member_permissions ?? null]));
     expect(perms['cycle']).toBe(MANAGE_GUILD);
     expect(perms['stonehall-config']).toBe(MANAGE_GUILD);
-    for (const name of ['stonehall', 'leaderboard', 'inventory', 'intents', 'knucklebones', 'tellstones']) expect(perms[name]).toBeNull();
+    expect(perms['krellstone-grant']).toBe(MANAGE_GUILD);
+    for (const name of ['stonehall', 'leaderboard', 'inventory', 'intents', 'knucklebones', 'tellstones', 'krellstone', 'krellstones']) expect(perms[name]).toBeNull();
     // No player command keeps a moderator subcommand.
     const subs = (name: string) => ((registered.find((c) => c.name === name) as { options?: Array<{ name: string }> }).options ?? []).map((o) => o.name);
     expect(subs('stonehall')).not.toContain('config');
     expect(subs('inventory')).toEqual(['show']);
+    expect(subs('krellstone')).not.toContain('grant');
   });
 
   it('a player cannot run them; the handler refuses too when a server shows them to players', async () => {
