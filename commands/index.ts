@@ -18,4 +18,13 @@ export const commands: Record<string, CommandModule<never>> = Object.fromEntries
   [knucklebones, stonehall, stonehallConfig, tellstones, crystallia, keystone, krellstones, krellstone, krellstoneGrant, cycle, intents, inventory, leaderboard].map((c) => [c.data.name, c as CommandModule<never>]),
 );
 
-export const commandPayloads = () => Object.values(commands).map((c) => c.data.toJSON());
+/**
+ * The registration payloads. discord.js's builders write default_member_permissions as a string
+ * ("32"); Discord's API spec declares it an integer (Discord accepts both), so it is sent as one.
+ */
+export const commandPayloads = () =>
+  Object.values(commands).map((c) => {
+    const json = c.data.toJSON();
+    const p = json.default_member_permissions;
+    return typeof p === 'string' ? { ...json, default_member_permissions: Number(p) as unknown as string } : json;
+  });
