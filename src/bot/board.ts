@@ -2,6 +2,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { customId } from './custom-id.ts';
+import { durationText } from '../services/settings.ts';
 import { mention, messageUrl, ts } from './format.ts';
 import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
 
@@ -58,16 +59,21 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
 }
 
 /**
- * What the platform adds to every running game's board (issue 13, feature 3): who is on vacation
- * (their clock is paused until then), and a **Nudge** button for the player waiting on an opponent.
+ * What the platform adds to every running game's board (issue 13, feature 3): the time per move
+ * when the challenger chose one, who is on vacation (their clock is paused until then), and a
+ * **Nudge** button for the player waiting on an opponent.
  */
 export function withClockControls(payload: MessagePayload, snap: Pick<GameSnapshot, 'game'>): MessagePayload {
   const { game } = snap;
   if (game.status !== 'active') return payload;
   const away = game.seats.filter((s) => s.vacationUntil && !s.autopilot);
   let out = payload;
-  if (away.length) {
-    const lines = away.map((s) => `⏸️ ${mention(s.playerId)} is on vacation until ${ts(s.vacationUntil!, 'f')}: their clock is paused.`);
+  const lines = [
+    // The time per move the challenger chose (none: the server's turn limit, as everywhere).
+    ...(game.turnLimitMinutes !== null && game.turnLimitMinutes !== undefined ? [`⏱️ ${durationText(game.turnLimitMinutes)} per move.`] : []),
+    ...away.map((s) => `⏸️ ${mention(s.playerId)} is on vacation until ${ts(s.vacationUntil!, 'f')}: their clock is paused.`),
+  ];
+  if (lines.length) {
     out = { ...out, content: [out.content, ...lines].filter(Boolean).join('\n').slice(0, 2000), allowed_mentions: out.allowed_mentions ?? { parse: [] } };
   }
   if (game.practice || game.seats.filter((s) => !s.autopilot).length < 2) return out;

@@ -35,6 +35,9 @@ describe('clock controls on a board', () => {
     const out = withClockControls({ content: 'Board' }, snap({ seats: [seat('1', { vacationUntil: until }), seat('2')] }));
     expect(out.content).toBe(`Board\n⏸️ <@1> is on vacation until <t:${until.getTime() / 1000}:f>: their clock is paused.`);
     expect(out.allowed_mentions).toEqual({ parse: [] });
+    // A chosen time per move is shown too.
+    const paced = { game: { ...snap().game, turnLimitMinutes: 3 * 1440 } } as unknown as Pick<GameSnapshot, 'game'>;
+    expect(withClockControls({ content: 'Board' }, paced).content).toBe('Board\n⏱️ 3 days per move.');
     // Once the game is over, nobody's clock runs: no line.
     expect(withClockControls({ content: 'Board' }, snap({ status: 'finished', seats: [seat('1', { vacationUntil: until }), seat('2')] })).content).toBe('Board');
   });

@@ -75,6 +75,7 @@ describe('time per move', () => {
     const { id, challenge } = await challengeAndAccept('alice', 'bob', { 'days-per-move': 3 });
     expect(challenge.content).toMatch(/challenges you to \*\*Knucklebones\*\* \(3 days per move\)!/);
     expect((await gameRow(id)).turnLimitMinutes).toBe(3 * 1440);
+    expect(text(await board(id))).toContain('⏱️ 3 days per move.');
     let seat = await turnOf(id);
     expect(seat.deadlineAt!.getTime() - seat.turnStartedAt!.getTime()).toBe(3 * DAY);
     // Each new turn gets three days too.
