@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import type { Rating, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
-import { rateGame, type RatingState } from './glicko.ts';
+import { rateGame, START_RATING, type RatingState } from './glicko.ts';
 
 /**
  * All-time ratings (issue 13, feature 5): per server, game and player, a Glicko-2 rating (the same
@@ -96,4 +96,52 @@ export async function playerProfile(ctx: ServiceContext, input: { guildId: strin
     out.push({ kind: rating.kind, rating, rank: better + 1, of, recent });
   }
   return out;
+}
+
+/**
+ * Recomputes every all-time rating from the finished games, in the order they finished (for a
+ * database whose games ended before ratings existed, or to check them). Games that end meanwhile
+ * wait for it (the table is locked) and then apply on top, so nothing is counted twice or lost.
+ */
+export async function rebuildRatings(ctx: Pick<ServiceContext, 'db' | 'clock'>): Promise<{ games: number; ratings: number }> {
+  return ctx.db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`LOCK TABLE ratings IN EXCLUSIVE MODE`;
+      await tx.rating.deleteMany({});
+      const games = await tx.game.findMany({
+        where: { status: 'finished', practice: false },
+        include: { seats: true },
+        orderBy: [{ finishedAt: 'asc' }, { id: 'asc' }],
+      });
+      type Row = RatingState & { guildId: string; kind: string; playerId: string; games: number; wins: number; draws: number; losses: number; forfeits: number; updatedAt: Date };
+      const table = new Map<string, Row>();
+      const key = (g: { guildId: string; kind: string }, p: string) => `${g.guildId}|${g.kind}|${p}`;
+      let rated = 0;
+      for (const g of games) {
+        const seats = g.seats.filter((s) => s.result && !s.autopilot);
+        if (seats.length < 2) continue;
+        rated += 1;
+        const at = g.finishedAt ?? g.updatedAt;
+        const after = rateGame(seats, g.outcome as { places?: Record<string, number> } | null, (p) => table.get(key(g, p)) ?? START_RATING);
+        for (const s of seats) {
+          const prev = table.get(key(g, s.playerId)) ?? { ...START_RATING, guildId: g.guildId, kind: g.kind, playerId: s.playerId, games: 0, wins: 0, draws: 0, losses: 0, forfeits: 0, updatedAt: at };
+          const n = after.get(s.playerId)!;
+          table.set(key(g, s.playerId), {
+            ...prev,
+            ...n,
+            games: prev.games + 1,
+            wins: prev.wins + (s.result === 'win' ? 1 : 0),
+            draws: prev.draws + (s.result === 'draw' ? 1 : 0),
+            losses: prev.losses + (s.result === 'loss' ? 1 : 0),
+            forfeits: prev.forfeits + (s.result === 'forfeit' ? 1 : 0),
+            updatedAt: at,
+          });
+        }
+      }
+      const rows = [...table.values()].map(({ r, rd, v, ...rest }) => ({ ...rest, rating: r, rd, vol: v }));
+      if (rows.length) await tx.rating.createMany({ data: rows });
+      return { games: rated, ratings: rows.length };
+    },
+    { timeout: 10 * 60_000, maxWait: 60_000 },
+  );
 }

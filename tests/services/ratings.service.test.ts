@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { resign, startPractice } from '../../src/services/games.ts';
 import { rateGame, START_RATING } from '../../src/services/leaderboard.ts';
-import { playerProfile } from '../../src/services/ratings.ts';
+import { playerProfile, rebuildRatings } from '../../src/services/ratings.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { testContext } from '../helpers/context.ts';
 
@@ -88,5 +88,19 @@ describe('all-time ratings', () => {
     expect(profile[0]!.recent.map((r) => r.result)).toEqual(['forfeit', 'win']);
     expect(profile[0]!.recent[1]!.gameId).toBe(g1);
     expect(profile[0]!.recent[0]!.opponents).toEqual([bob.id]);
+
+    // Recomputed from the games alone (a database whose games ended before ratings existed), the
+    // ratings come out the same as the ones moved game by game.
+    const incremental = await db.prisma.rating.findMany({ orderBy: [{ guildId: 'asc' }, { playerId: 'asc' }] });
+    expect(incremental).toHaveLength(4);
+    await db.prisma.rating.deleteMany({});
+    expect(await rebuildRatings(ctx)).toEqual({ games: 3, ratings: 4 });
+    const rebuilt = await db.prisma.rating.findMany({ orderBy: [{ guildId: 'asc' }, { playerId: 'asc' }] });
+    expect(rebuilt.map((r) => [r.guildId, r.playerId, r.games, r.wins, r.losses, r.forfeits])).toEqual(incremental.map((r) => [r.guildId, r.playerId, r.games, r.wins, r.losses, r.forfeits]));
+    rebuilt.forEach((r, i) => {
+      expect(r.rating).toBeCloseTo(incremental[i]!.rating, 9);
+      expect(r.rd).toBeCloseTo(incremental[i]!.rd, 9);
+      expect(r.vol).toBeCloseTo(incremental[i]!.vol, 9);
+    });
   });
 });
