@@ -24,7 +24,7 @@ type Input = z.infer<typeof schema>;
 
 const data = new SlashCommandBuilder()
   .setName('stonehall')
-  .setDescription('Stonehall for you: reminders, fair-dice checks, the season (moderators: /stonehall-config).')
+  .setDescription('Stonehall for you: profile, vacation, reminders, fair-dice checks, the season.')
   .setDMPermission(false)
   .addSubcommand((s) =>
     s
