@@ -3,6 +3,7 @@ import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
 import { askRematch } from '../services/rematch.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, resign } from '../services/games.ts';
+import { nudge } from '../services/nudges.ts';
 import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
@@ -17,7 +18,11 @@ import { displayName, EPHEMERAL } from './interaction-utils.ts';
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
-const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history' | 'g:rematch'> = {
+const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history' | 'g:rematch' | 'g:nudge'> = {
+  async 'g:nudge'(interaction, [gameId], deps) {
+    const nudged = await nudge(deps.ctx, { gameId, guildId: interaction.guildId, userId: interaction.user.id });
+    await interaction.reply({ content: `👋 Nudged ${nudged.map(mention).join(', ')}: a DM reminds them it is their move.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  },
   /**
    * Rematch, on a finished game's result message: a player asks (the others are pinged to click it
    * too), or, once every seated person has asked, the same game starts again; its board follows in

@@ -19,6 +19,8 @@ export const customIdRoutes = {
   'g:rematch': z.tuple([id]),
   // A page of `/<game> history` (src/bot/history.ts): game, page.
   'g:history': z.tuple([id, version]),
+  // Nudge the player on turn (once per turn: the service remembers it, so the id needs no version).
+  'g:nudge': z.tuple([id]),
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { SlashCommandIntegerOption, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
+import { SlashCommandSubcommandBuilder, type SlashCommandIntegerOption, type SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { challenge, setChallengeMessage } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
+import { durationText } from '../services/settings.ts';
 import { getGame, latestGame, listActiveGames, listOtherGames, resolveOwnGame, startPractice } from '../services/games.ts';
 import { boardUrl, boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
@@ -52,9 +53,30 @@ export function readOpponent(interaction: ChatInputCommandInteraction): { oppone
   return interaction.options.get('opponent') ? { opponent: null } : {};
 }
 
+/** The `days-per-move` option of a game's join subcommand: the time per move the challenger chooses. */
+export const MOVE_DAYS_OPTION = 'days-per-move';
+const moveDaysSchema = z.number().min(0.01).max(60).nullable();
+
+/** The time per move the invoker chose on a join subcommand, in minutes (null: not chosen). */
+export function readMoveMinutes(interaction: ChatInputCommandInteraction): number | null {
+  const parsed = moveDaysSchema.safeParse(interaction.options.getNumber(MOVE_DAYS_OPTION, false) ?? null);
+  if (!parsed.success) throw new UserError('input/move-time', 'Give `days-per-move` as a number of days, e.g. 1, 3 or 7.');
+  return parsed.data === null ? null : Math.round(parsed.data * 1440);
+}
+
 /** Adds the subcommands every game has to a game's slash command. */
 export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, module: GameModule): SlashCommandSubcommandsOnlyBuilder {
   const { engine } = module;
+  // A game of two may be challenged with a chosen time per move (within the server's limits): its
+  // join subcommand names an `opponent` and goes through joinOrIntend, which reads the option. (A
+  // join that seats the invoker at someone's table, such as naming a `host`, gets no such option.)
+  const join = b.options.find((o): o is SlashCommandSubcommandBuilder => o instanceof SlashCommandSubcommandBuilder && o.name === module.joinSubcommand);
+  const names = join?.options.map((o) => o.toJSON().name) ?? [];
+  if (join && engine.minPlayers <= 2 && names.includes('opponent') && !names.includes(MOVE_DAYS_OPTION)) {
+    join.addNumberOption((o) =>
+      o.setName(MOVE_DAYS_OPTION).setDescription('Challenges: days each player has per move, e.g. 1, 3 or 7 (default: the server’s turn limit)').setMinValue(0.01).setMaxValue(60),
+    );
+  }
   const multi = engine.maxPlayers > 2 && !engine.out ? ' (your whole team loses)' : engine.out ? ' (the autopilot takes your seat)' : '';
   return b
     .addSubcommand((s) => s.setName('forfeit').setDescription(`Give up a game${multi}; asks you to confirm.`).addIntegerOption(gameOptionBuilder))
@@ -113,7 +135,7 @@ export async function joinCommand(
   /** Null: an open challenge, which anyone in the server may accept. */
   opponent: { id: string; name: string; bot: boolean } | null,
   /** Setup options for the game, and what to call it ("Tellstones: Fearless Vanguard"). */
-  extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean } = {},
+  extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean; turnLimitMinutes?: number | null } = {},
 ): Promise<void> {
   const guildId = requireGuild(interaction);
   const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
@@ -125,9 +147,11 @@ export async function joinCommand(
     from,
     to: opponent,
     ...(extra.options !== undefined ? { options: extra.options } : {}),
+    ...(extra.turnLimitMinutes != null ? { turnLimitMinutes: extra.turnLimitMinutes } : {}),
   });
   const title = extra.title ?? module.title;
-  if (opponent === null) return postOpenChallenge(interaction, deps, module, result.challenge.id, title);
+  const pace = result.challenge.turnLimitMinutes !== null ? ` (${durationText(result.challenge.turnLimitMinutes)} per move)` : '';
+  if (opponent === null) return postOpenChallenge(interaction, deps, module, result.challenge.id, title, pace);
   if (result.type === 'started') {
     const url = boardUrl(result.game);
     await interaction.reply({
@@ -137,7 +161,7 @@ export async function joinCommand(
     return;
   }
   const response = await interaction.reply({
-    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**! Accept with the button, or challenge them back with \`/${module.kind} ${module.joinSubcommand}\`.`,
+    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**${pace}! Accept with the button, or challenge them back with \`/${module.kind} ${module.joinSubcommand}\`.`,
     components: [
       {
         type: ComponentType.ActionRow,
@@ -170,10 +194,10 @@ export async function joinCommand(
  * Accept turns this message into the board (even one clicked before its id is recorded: the
  * clicked message is used then).
  */
-async function postOpenChallenge(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, challengeId: number, title: string): Promise<void> {
+async function postOpenChallenge(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, challengeId: number, title: string, pace: string): Promise<void> {
   const from = interaction.user.id;
   const response = await interaction.reply({
-    content: `⚔️ ${mention(from)} challenges anyone here to **${title}**! The first to click **Accept** plays them. (Want someone in particular? \`/${module.kind} ${module.joinSubcommand} opponent:\`)`,
+    content: `⚔️ ${mention(from)} challenges anyone here to **${title}**${pace}! The first to click **Accept** plays them. (Want someone in particular? \`/${module.kind} ${module.joinSubcommand} opponent:\`)`,
     components: [
       {
         type: ComponentType.ActionRow,

@@ -4,7 +4,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
 import type { GameRow } from './game-store.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel, requireMoveTime } from './settings.ts';
 
 export interface Challenger {
   id: string;
@@ -30,6 +30,8 @@ export async function challenge(
     to: Challenger | null;
     /** Setup options (e.g. Tellstones' variant), kept on the challenge and given to startGame. */
     options?: unknown;
+    /** The time per move the challenger chose, in minutes (within the server's limits); absent: the server's turn limit. */
+    turnLimitMinutes?: number | null;
     seed?: string;
   },
 ): Promise<ChallengeResult> {
@@ -39,7 +41,7 @@ export async function challenge(
   if (to.bot) throw new UserError('challenge/bot', `${to.name} is a bot and cannot play. Name a person in the server.`);
   return inTransaction(ctx, async (tx) => {
     await lockPair(tx, input.guildId, input.kind, from.id, to.id);
-    await ensureGuild(tx, input.guildId, input.guildName);
+    const guild = await ensureGuild(tx, input.guildId, input.guildName);
     await ensurePlayers(tx, [from, to]);
     const reverse = await tx.challenge.findFirst({
       where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: to.id, opponentId: from.id },
@@ -52,6 +54,7 @@ export async function challenge(
         kind: input.kind,
         players: [to, from],
         options: reverse.options,
+        turnLimitMinutes: reverse.turnLimitMinutes,
         boardMessageId: reverse.messageId,
         ...(input.seed ? { seed: input.seed } : {}),
       });
@@ -64,6 +67,9 @@ export async function challenge(
     if (existing) {
       throw new UserError('challenge/already-open', `You have already challenged ${to.name}; they can accept with the button on your challenge.`);
     }
+    // A new challenge starts its game in this channel (answering one starts it where it was made).
+    requireGameChannel(guild, input.channelId);
+    if (input.turnLimitMinutes != null) requireMoveTime(guild, input.turnLimitMinutes);
     const created = await tx.challenge.create({
       data: {
         guildId: input.guildId,
@@ -72,6 +78,7 @@ export async function challenge(
         challengerId: from.id,
         opponentId: to.id,
         options: checkOptions(ctx, input.kind, input.options) as object,
+        turnLimitMinutes: input.turnLimitMinutes ?? null,
         createdAt: now,
       },
     });
@@ -85,7 +92,7 @@ export async function challenge(
  */
 async function openChallenge(
   ctx: ServiceContext,
-  input: { guildId: string; guildName?: string; channelId: string; kind: string; from: Challenger; to: null; options?: unknown },
+  input: { guildId: string; guildName?: string; channelId: string; kind: string; from: Challenger; to: null; options?: unknown; turnLimitMinutes?: number | null },
 ): Promise<ChallengeResult> {
   const def = ctx.games.require(input.kind);
   const options = checkOptions(ctx, input.kind, input.options);
@@ -94,14 +101,26 @@ async function openChallenge(
   }
   return inTransaction(ctx, async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`challenge:open:${input.guildId}:${input.kind}:${input.from.id}`}))`;
-    await ensureGuild(tx, input.guildId, input.guildName);
+    const guild = await ensureGuild(tx, input.guildId, input.guildName);
+    // As for a named challenge: only where the server lets games start, and a time per move within its limits.
+    requireGameChannel(guild, input.channelId);
+    if (input.turnLimitMinutes != null) requireMoveTime(guild, input.turnLimitMinutes);
     await ensurePlayers(tx, [input.from]);
     const existing = await tx.challenge.findFirst({ where: { guildId: input.guildId, kind: input.kind, status: 'open', challengerId: input.from.id, opponentId: null } });
     if (existing) {
       throw new UserError('challenge/open-already', `You already have an open ${def.title} challenge waiting for someone to accept. To take it back, click **Withdraw** on it.`);
     }
     const created = await tx.challenge.create({
-      data: { guildId: input.guildId, channelId: input.channelId, kind: input.kind, challengerId: input.from.id, opponentId: null, options: options as object, createdAt: ctx.clock.now() },
+      data: {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        kind: input.kind,
+        challengerId: input.from.id,
+        opponentId: null,
+        options: options as object,
+        turnLimitMinutes: input.turnLimitMinutes ?? null,
+        createdAt: ctx.clock.now(),
+      },
     });
     return { type: 'challenge', challenge: created };
   });
@@ -207,6 +226,7 @@ export async function acceptChallenge(
         { id: opponentId, name: name(opponentId) },
       ],
       options: ch.options,
+      turnLimitMinutes: ch.turnLimitMinutes,
       boardMessageId,
       ...(input.seed ? { seed: input.seed } : {}),
     });

@@ -6,6 +6,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { autopilotSeats, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
+import { recordRatings } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -188,6 +189,7 @@ export async function commitChange(
   opts.extra?.(w, final);
   await flushWrites(tx, game.id, w, now);
   if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
+  if (outcome) await recordRatings(tx, { ...game, outcome }, seats, now);
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
     ...row,
@@ -231,7 +233,10 @@ function timerChanges(
   const started = new Map<PlayerId, Date>();
   for (const t of after) {
     if (beforeIds.has(timerId(t))) continue;
-    const dueAt = new Date(now.getTime() + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
+    // A player on vacation: their clock starts when the vacation ends.
+    const away = t.player !== undefined ? game.seats.find((x) => x.playerId === t.player)?.vacationUntil : null;
+    const paused = away && away > now ? away.getTime() - now.getTime() : 0;
+    const dueAt = new Date(now.getTime() + paused + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
     const payload: TimerJob = { timer: timerId(t), key: t.key, ...(t.player !== undefined ? { player: t.player } : {}), version: game.version };
     w.jobs.push({ kind: 'timer', dueAt, payload });
     if (!isTurn(t)) continue;

@@ -61,6 +61,8 @@ export async function askRematch(ctx: ServiceContext, input: { gameId: number; u
       kind: game.kind,
       players: game.seats.map((s) => ({ id: s.playerId, name: name(s.playerId) })),
       options: game.options,
+      // The same time per move as the game it replays (null: the server's turn limit).
+      turnLimitMinutes: game.turnLimitMinutes,
       autopilot: game.seats.filter((s) => s.autopilot).map((s) => s.playerId),
     });
     await tx.rematch.update({ where: { gameId: game.id }, data: { accepted: now2, newGameId: next.id, updatedAt: now } });

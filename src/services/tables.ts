@@ -7,7 +7,7 @@ import { inTransaction, startGame } from './games.ts';
 import type { GameRow, PlayerRef } from './game-store.ts';
 import type { GameDefinition, LobbyHooks, LobbySeat } from './registry.ts';
 import { enqueue } from './notifications.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
 /**
  * Tables (lobbies) for games of more than two seats, outside cycles: the host opens a table with
@@ -90,6 +90,7 @@ export async function openTable(
   if (!options.success) throw new UserError('table/bad-options', `Those ${title} options are not valid.`);
   return inTransaction(ctx, async (tx) => {
     const guild = await ensureGuild(tx, input.guildId, input.guildName);
+    requireGameChannel(guild, input.channelId);
     await ensurePlayers(tx, [input.host, ...invited]);
     const now = ctx.clock.now();
     const expiresAt = new Date(now.getTime() + guild.tableOpenMinutes * 60_000);

@@ -57,10 +57,10 @@ function customIds(): fc.Arbitrary<string> {
   const ids = () => fc.oneof(fc.constantFrom(String(gameId), String(foreignGameId), '0', '-1', '1e3', '99999999999', '007', ' 1'), fc.nat().map(String));
   return fc.oneof(
     // Ours, edited by hand: other games, other servers' games, versions and columns out of range.
-    fc.tuple(fc.constantFrom('kb:place', 'g:resign', 'g:resign-yes', 'g:resign-no', 'ch:accept', 'ch:decline'), ids(), ids(), fc.oneof(ids(), fc.constantFrom('0', '4', '2'))).map(
+    fc.tuple(fc.constantFrom('kb:place', 'g:resign', 'g:resign-yes', 'g:resign-no', 'g:nudge', 'ch:accept', 'ch:decline'), ids(), ids(), fc.oneof(ids(), fc.constantFrom('0', '4', '2'))).map(
       ([r, a, b, c]) => `${r}:${a}:${b}:${c}`,
     ),
-    fc.tuple(fc.constantFrom('kb:place', 'g:resign-yes', 'ch:accept'), ids()).map(([r, a]) => `${r}:${a}`),
+    fc.tuple(fc.constantFrom('kb:place', 'g:resign-yes', 'g:nudge', 'ch:accept'), ids()).map(([r, a]) => `${r}:${a}`),
     // Not ours at all.
     fc.string({ maxLength: 120 }),
     fc.constantFrom('__proto__', 'constructor:x', 'toString', 'kb', 'kb:place:::', 'x'.repeat(100)),

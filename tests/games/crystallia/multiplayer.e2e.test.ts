@@ -112,7 +112,7 @@ describe('an open table', () => {
     expect(game.options).toEqual({ advanced: true });
     const board = await boardMessage(h, CHANNEL, game.id);
     expect(board.attachments).toHaveLength(1);
-    expect(buttons(board).map((b) => b.label)).toEqual(['Choose my flips', 'Forfeit…']);
+    expect(buttons(board).map((b) => b.label)).toEqual(['Choose my flips', 'Forfeit…', 'Nudge']);
   });
 });
 
