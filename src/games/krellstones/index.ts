@@ -3,6 +3,7 @@ import { krellstonesAssets } from './assets.ts';
 import { collectionRoutes } from './collection-routes.ts';
 import { YELL } from './data.ts';
 import { krellstones as engine, type KrellstonesMove, type KrellstonesState, type KrellstonesView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { checkIntent, lobby, prepareMatch, preparePractice } from './lobby.ts';
 import { lobbyPanel } from './lobby-panel.ts';
@@ -25,6 +26,7 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   preparePractice,
   checkIntent,
   present,
+  describeMove,
   ids,
   routes,
   collectionRoutes,
