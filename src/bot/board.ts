@@ -59,10 +59,24 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
   return withClockControls(payload, snap);
 }
 
-/** The public board with its last move in words (src/bot/history.ts). */
-export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>, extra: Partial<BoardMeta> = {}): Promise<MessagePayload> {
-  const lines = await recentLines(ctx, games, snap.game.id, snap.game.kind, names, null);
-  return withRecentOnBoard(boardFor(games, snap, names, extra), lines);
+/**
+ * The public board with its last move in words (src/bot/history.ts) and the game's running timers
+ * (Krellstones shows when the next roll falls due): whoever draws the board (the outbox, or a
+ * click that edits it in place) draws the same thing.
+ */
+export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
+  const [lines, timers] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), boardTimers(ctx, snap.game)]);
+  return withRecentOnBoard(boardFor(games, snap, names, { timers }), lines);
+}
+
+/** The pending timer jobs of a running game, soonest first. */
+async function boardTimers(ctx: ServiceContext, game: Pick<GameInfo, 'id' | 'status'>): Promise<NonNullable<BoardMeta['timers']>> {
+  if (game.status !== 'active') return [];
+  const jobs = await ctx.db.job.findMany({ where: { gameId: game.id, kind: 'timer', status: 'pending' }, select: { dueAt: true, payload: true }, orderBy: { dueAt: 'asc' } });
+  return jobs.map((j) => {
+    const p = j.payload as { key?: unknown; player?: unknown };
+    return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
+  });
 }
 
 /**
@@ -97,10 +111,5 @@ export function withClockControls(payload: MessagePayload, snap: Pick<GameSnapsh
 export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
   const snap = await getGame(ctx, gameId, null);
   const names = await playerNames(ctx, snap.game.seats.map((s) => s.playerId));
-  const jobs = snap.game.status === 'active' ? await ctx.db.job.findMany({ where: { gameId, kind: 'timer', status: 'pending' }, select: { dueAt: true, payload: true }, orderBy: { dueAt: 'asc' } }) : [];
-  const timers = jobs.map((j) => {
-    const p = j.payload as { key?: unknown; player?: unknown };
-    return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
-  });
-  return { payload: await boardWithRecent(ctx, games, snap, names, { timers }), game: snap.game };
+  return { payload: await boardWithRecent(ctx, games, snap, names), game: snap.game };
 }
