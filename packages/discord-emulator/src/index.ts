@@ -18,6 +18,7 @@ import { Interactions } from './interactions.ts';
 import { consoleLogger, type EmulatorLogger } from './logger.ts';
 import { servePage } from './page.ts';
 import { Persistence } from './persist.ts';
+import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
 import { RestApi } from './rest.ts';
 import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
@@ -34,6 +35,7 @@ export type { ServerDefinition, GuildDefinition, UserDefinition, RoleDefinition,
 export { Permission } from './permissions.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';
+export { DEFAULT_ROUTE_LIMITS, RateLimiter, type RateLimitOptions, type RouteLimit } from './rate-limits.ts';
 
 export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> {
   /** The guilds, channels, roles and users to start with (default `exampleServer`). */
@@ -53,6 +55,12 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
    * across restarts; created if missing. Without it everything lives in memory only.
    */
   dataDir?: string;
+  /**
+   * Discord's rate limits (default on: 50 requests a second per bot, per-route buckets with
+   * `X-RateLimit-*` headers and 429 answers). `false` turns them off, for tests that send far more
+   * than a bot may; an object changes the figures.
+   */
+  rateLimits?: false | RateLimitOptions;
 }
 
 export interface Emulator<S extends ServerDefinition = ServerDefinition> {
@@ -78,6 +86,8 @@ export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   clock: EmulatorClock;
   /** The in-memory model; tests may read it (mutate it only through the test API). */
   state: EmulatorState;
+  /** The rate limiter (null when `rateLimits: false`); `counts` tells how many 429s it answered. */
+  rateLimiter: RateLimiter | null;
   /** A test API client bound to this emulator. */
   client: EmulatorClient;
   close(): Promise<void>;
@@ -100,7 +110,8 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const gateway = new Gateway(state, { botToken, logger, gatewayUrl: () => gatewayUrl });
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
-  const rest = new RestApi({ state, interactions, gateway, faults, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
+  const rateLimiter = opts.rateLimits === false ? null : new RateLimiter(opts.rateLimits ?? {});
+  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
   const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
 
   const server = http.createServer((req, res) => {
@@ -153,6 +164,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
     guilds: seed.guilds,
     clock,
     state,
+    rateLimiter,
     client: new EmulatorClient(url),
     async close() {
       if (closed) return;

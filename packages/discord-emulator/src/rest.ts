@@ -9,6 +9,7 @@ import type { Faults } from './faults.ts';
 import type { Gateway } from './gateway.ts';
 import { json, noContent, parseBody, readRawBody, Router, send, type ParsedBody, type Reply, type RequestContext } from './http.ts';
 import type { Interactions } from './interactions.ts';
+import type { RateLimiter } from './rate-limits.ts';
 import type { EmulatorLogger } from './logger.ts';
 import { createFromPayload, editFromPayload, validateOrThrow } from './messages.ts';
 import { Permission, hasPermission } from './permissions.ts';
@@ -21,6 +22,8 @@ export interface RestDeps {
   interactions: Interactions;
   gateway: Gateway;
   faults: Faults;
+  /** null: no rate limits (only injected faults answer 429). */
+  rateLimiter: RateLimiter | null;
   logger: EmulatorLogger;
   botToken: string;
   baseUrl: () => string;
@@ -63,6 +66,7 @@ export class RestApi {
     let reply: Reply;
     let rawBody: Buffer | undefined;
     let delayMs = 0;
+    let limitHeaders: Record<string, string> | undefined;
     try {
       const version = m[1] ? Number(m[1]) : 10;
       if (version < 9 || version > 10) throw new ApiError(400, 50041, 'Invalid API version provided');
@@ -83,6 +87,13 @@ export class RestApi {
           throw Errors.invalidFormBody([snake(name)], 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
         }
       }
+      const limit = this.deps.rateLimiter?.take(method, match);
+      if (limit && !limit.ok) {
+        this.deps.logger.info({ method, path, retryAfter: limit.body.retry_after, global: limit.body.global }, 'emulator: rate limited');
+        send(res, { status: 429, json: limit.body, headers: limit.headers });
+        return true;
+      }
+      limitHeaders = limit?.headers;
       let parsed: ParsedBody | undefined;
       const ctx: RequestContext = {
         req,
@@ -112,6 +123,7 @@ export class RestApi {
       }
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (limitHeaders) reply = { ...reply, headers: { ...limitHeaders, ...reply.headers } };
     send(res, reply);
     return true;
   }
