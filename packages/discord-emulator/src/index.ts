@@ -19,7 +19,7 @@ import { consoleLogger, type EmulatorLogger } from './logger.ts';
 import { servePage } from './page.ts';
 import { Persistence } from './persist.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
-import { RestApi } from './rest.ts';
+import { RestApi, type RestExchange } from './rest.ts';
 import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
 import { TestApi } from './test-api.ts';
@@ -35,6 +35,7 @@ export type { ServerDefinition, GuildDefinition, UserDefinition, RoleDefinition,
 export { Permission } from './permissions.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';
+export type { RestExchange } from './rest.ts';
 export { DEFAULT_ROUTE_LIMITS, RateLimiter, type RateLimitOptions, type RouteLimit } from './rate-limits.ts';
 
 export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> {
@@ -61,6 +62,8 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
    * than a bot may; an object changes the figures.
    */
   rateLimits?: false | RateLimitOptions;
+  /** Called with every REST request of the bot and the emulator's answer (to record them, or check them against Discord's spec). */
+  onRestExchange?: (exchange: RestExchange) => void;
 }
 
 export interface Emulator<S extends ServerDefinition = ServerDefinition> {
@@ -86,6 +89,8 @@ export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   clock: EmulatorClock;
   /** The in-memory model; tests may read it (mutate it only through the test API). */
   state: EmulatorState;
+  /** The REST routes it serves (method and pattern, e.g. "/channels/:channelId/messages"). */
+  restRoutes: Array<{ method: string; pattern: string }>;
   /** The rate limiter (null when `rateLimits: false`); `counts` tells how many 429s it answered. */
   rateLimiter: RateLimiter | null;
   /** A test API client bound to this emulator. */
@@ -111,7 +116,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
   const rateLimiter = opts.rateLimits === false ? null : new RateLimiter(opts.rateLimits ?? {});
-  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
+  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
   const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
 
   const server = http.createServer((req, res) => {
@@ -165,6 +170,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
     clock,
     state,
     rateLimiter,
+    restRoutes: rest.served(),
     client: new EmulatorClient(url),
     async close() {
       if (closed) return;

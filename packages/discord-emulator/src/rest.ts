@@ -24,10 +24,25 @@ export interface RestDeps {
   faults: Faults;
   /** null: no rate limits (only injected faults answer 429). */
   rateLimiter: RateLimiter | null;
+  /** Told of every REST request and its answer (after the answer is sent). */
+  onExchange?: (exchange: RestExchange) => void;
   logger: EmulatorLogger;
   botToken: string;
   baseUrl: () => string;
   gatewayUrl: () => string;
+}
+
+/** One REST request of the bot and the emulator's answer: what a recorder or a spec check needs. */
+export interface RestExchange {
+  method: string;
+  /** Without the /api/vN prefix and the query. */
+  path: string;
+  query: string;
+  /** The JSON body (multipart: its payload_json); undefined when there was none or it was not read. */
+  requestBody: unknown;
+  status: number;
+  /** undefined for 204. */
+  responseBody: unknown;
 }
 
 /** How long an enforced nonce is remembered (Discord: "the past few minutes"). */
@@ -53,6 +68,11 @@ export class RestApi {
     this.routes();
   }
 
+  /** The REST routes served ("/channels/:channelId/messages"), without the /api/vN prefix. */
+  served(): Array<{ method: string; pattern: string }> {
+    return this.router.list();
+  }
+
   private get state(): EmulatorState {
     return this.deps.state;
   }
@@ -67,6 +87,15 @@ export class RestApi {
     let rawBody: Buffer | undefined;
     let delayMs = 0;
     let limitHeaders: Record<string, string> | undefined;
+    let parsed: ParsedBody | undefined;
+    const tell = (r: Reply) => {
+      if (!this.deps.onExchange) return;
+      try {
+        this.deps.onExchange({ method, path, query: url.search, requestBody: parsed?.json, status: r.status, responseBody: 'json' in r ? r.json : undefined });
+      } catch {
+        // A broken recorder must not break the emulator.
+      }
+    };
     try {
       const version = m[1] ? Number(m[1]) : 10;
       if (version < 9 || version > 10) throw new ApiError(400, 50041, 'Invalid API version provided');
@@ -90,11 +119,12 @@ export class RestApi {
       const limit = this.deps.rateLimiter?.take(method, match);
       if (limit && !limit.ok) {
         this.deps.logger.info({ method, path, retryAfter: limit.body.retry_after, global: limit.body.global }, 'emulator: rate limited');
-        send(res, { status: 429, json: limit.body, headers: limit.headers });
+        const tooMany = { status: 429, json: limit.body, headers: limit.headers };
+        send(res, tooMany);
+        tell(tooMany);
         return true;
       }
       limitHeaders = limit?.headers;
-      let parsed: ParsedBody | undefined;
       const ctx: RequestContext = {
         req,
         method,
@@ -125,6 +155,7 @@ export class RestApi {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (limitHeaders) reply = { ...reply, headers: { ...limitHeaders, ...reply.headers } };
     send(res, reply);
+    tell(reply);
     return true;
   }
 
