@@ -1,7 +1,7 @@
 /**
  * A local Discord: an HTTP + WebSocket server speaking Discord API v10 well enough for an unmodified
  * discord.js v14 client (REST under /api, gateway at /gateway), plus a test API (/_test) to act as
- * users and a small web page (/) to play. See docs/emulator.md.
+ * users and a small web page (/) to play. See the package README.
  *
  *   const emulator = await startEmulator({ port: 0 });
  *   const client = new Client({ intents: [...], rest: { api: emulator.apiBase } });
