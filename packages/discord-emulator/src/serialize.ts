@@ -3,6 +3,10 @@
  * defaults follow what Discord sends today (nulls included), so discord.js structures are fully built.
  */
 import type {
+  APIGuild,
+  GuildSystemChannelFlags,
+  Locale,
+  GatewayGuildCreateDispatchData,
   APIChannel,
   APIGuildMember,
   APIMessage,
@@ -112,8 +116,8 @@ export function apiChannel(state: EmulatorState, c: ChannelRecord): APIChannel {
 }
 
 /** The guild object of GET /guilds/:id (no channels or members). */
-export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unknown> {
-  const base: Record<string, unknown> = {
+export function apiGuild(g: GuildRecord, withCounts = false): APIGuild & { [field: string]: unknown } {
+  const base: APIGuild & { [field: string]: unknown } = {
     id: g.id,
     name: g.name,
     icon: null,
@@ -134,19 +138,20 @@ export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unk
     mfa_level: 0,
     application_id: null,
     system_channel_id: g.systemChannelId,
-    system_channel_flags: 0,
+    system_channel_flags: 0 as GuildSystemChannelFlags,
     rules_channel_id: null,
     max_presences: null,
     max_members: 500000,
     vanity_url_code: null,
     description: null,
     home_header: null,
+    hub_type: null,
     // Deprecated on Discord (voice regions are per channel now) but still sent and required by its spec.
     region: 'deprecated',
     banner: null,
     premium_tier: 0,
     premium_subscription_count: 0,
-    preferred_locale: g.preferredLocale,
+    preferred_locale: g.preferredLocale as Locale,
     public_updates_channel_id: null,
     max_video_channel_users: 25,
     max_stage_video_channel_users: 50,
@@ -165,12 +170,12 @@ export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unk
 }
 
 /** The GUILD_CREATE payload: the guild plus everything the gateway adds for a bot that just connected. */
-export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): Record<string, unknown> {
+export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): GatewayGuildCreateDispatchData & { [field: string]: unknown } {
   const botMember = g.members.get(state.application.botUserId);
   const channels = [...state.channels.values()]
     .filter((c) => c.guildId === g.id)
     .sort((a, b) => a.position - b.position)
-    .map((c) => apiChannel(state, c));
+    .map((c) => apiChannel(state, c) as GatewayGuildCreateDispatchData['channels'][number]);
   return {
     ...apiGuild(g),
     joined_at: botMember?.joinedAt ?? state.nowIso(),
