@@ -1,6 +1,8 @@
 import type { CommandModule } from '../src/bot/command.ts';
 import keystone from './keystone.ts';
 import knucklebones from './knucklebones.ts';
+import krellstones from './krellstones.ts';
+import krellstone from './krellstone.ts';
 import stonehall from './stonehall.ts';
 import cycle from './cycle.ts';
 import intents from './intents.ts';
@@ -11,7 +13,7 @@ import crystallia from './crystallia.ts';
 
 /** Every slash command, by name. deploy-commands registers exactly these. */
 export const commands: Record<string, CommandModule<never>> = Object.fromEntries(
-  [knucklebones, stonehall, tellstones, crystallia, keystone, cycle, intents, inventory, leaderboard].map((c) => [c.data.name, c as CommandModule<never>]),
+  [knucklebones, stonehall, tellstones, crystallia, keystone, krellstones, krellstone, cycle, intents, inventory, leaderboard].map((c) => [c.data.name, c as CommandModule<never>]),
 );
 
 export const commandPayloads = () => Object.values(commands).map((c) => c.data.toJSON());

@@ -10,6 +10,17 @@ const envSchema = z.object({
   DISCORD_API_BASE: z.string().url().optional(),
   /** 0 = no gateway connection: this process only fires deadlines and delivers the outbox (a worker). */
   STONEHALL_GATEWAY: z.enum(['0', '1']).default('1'),
+  /**
+   * Sharding (Discord requires it past 2,500 servers): the total number of shards, or `auto` for
+   * the count Discord recommends, all in this process. Unset: one shard. docs/deploying.md.
+   */
+  SHARD_COUNT: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(4096)]).optional(),
+  /** The shards this process runs, e.g. `0,1` (with SHARD_COUNT=4); default all of them. */
+  SHARD_IDS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of shard numbers, e.g. 0,1')
+    .transform((v) => [...new Set(v.split(',').map(Number))].sort((a, b) => a - b))
+    .optional(),
   /** Test only: follow the emulator's clock at this address (see RemoteClock). */
   STONEHALL_CLOCK_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
@@ -22,6 +33,23 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Env = z.infer<typeof envSchema>;
+
+/** The discord.js shard options for this process, from SHARD_COUNT and SHARD_IDS. */
+export function shardOptions(env: Pick<Env, 'SHARD_COUNT' | 'SHARD_IDS'>): { shards: number[] | 'auto'; shardCount?: number } | null {
+  if (env.SHARD_COUNT === undefined) {
+    if (env.SHARD_IDS) throw new Error('Invalid environment:\n  SHARD_IDS needs SHARD_COUNT (the total number of shards).\nSee .env.example.');
+    return null;
+  }
+  if (env.SHARD_COUNT === 'auto') {
+    if (env.SHARD_IDS) throw new Error('Invalid environment:\n  SHARD_IDS needs a number in SHARD_COUNT, not auto.\nSee .env.example.');
+    return { shards: 'auto' };
+  }
+  const count = env.SHARD_COUNT;
+  const ids = env.SHARD_IDS ?? Array.from({ length: count }, (_, i) => i);
+  const bad = ids.filter((i) => i >= count);
+  if (bad.length) throw new Error(`Invalid environment:\n  SHARD_IDS: shard ${bad.join(', ')} does not exist with SHARD_COUNT=${count} (shards are 0 to ${count - 1}).\nSee .env.example.`);
+  return { shards: ids, shardCount: count };
+}
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   // Empty strings in .env files mean "unset".

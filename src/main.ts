@@ -3,7 +3,7 @@
 // Postgres server; without, an embedded Postgres (PGlite) under STONEHALL_DATA_DIR.
 import path from 'node:path';
 import { OffsetClock, RemoteClock, systemClock, type Clock } from './clock.ts';
-import { openDatabase, readEnv } from './config.ts';
+import { openDatabase, readEnv, shardOptions } from './config.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { startBot, type Bot } from './bot/index.ts';
@@ -30,10 +30,11 @@ if (env.DISCORD_TOKEN) {
     token: env.DISCORD_TOKEN,
     cron: env.SCHEDULER_CRON,
     gateway: env.STONEHALL_GATEWAY === '1',
+    shards: shardOptions(env),
     ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
     ...(remote ? { beforeTick: () => remote.sync() } : {}),
   });
-  log.info({ gateway: env.STONEHALL_GATEWAY === '1' }, 'stonehall started');
+  log.info({ gateway: env.STONEHALL_GATEWAY === '1', shards: env.SHARD_IDS ?? env.SHARD_COUNT }, 'stonehall started');
 } else {
   const { startDemoEmulator } = await import('./dev/demo-server.ts');
   const clock = new OffsetClock();

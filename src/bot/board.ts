@@ -56,5 +56,12 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
 
 export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
   const snap = await getGame(ctx, gameId, null);
-  return { payload: boardFor(games, snap, await playerNames(ctx, snap.game.seats.map((s) => s.playerId))), game: snap.game };
+  const names = await playerNames(ctx, snap.game.seats.map((s) => s.playerId));
+  const jobs = snap.game.status === 'active' ? await ctx.db.job.findMany({ where: { gameId, kind: 'timer', status: 'pending' }, select: { dueAt: true, payload: true }, orderBy: { dueAt: 'asc' } }) : [];
+  const timers = jobs.map((j) => {
+    const p = j.payload as { key?: unknown; player?: unknown };
+    return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
+  });
+  const payload = games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), timers });
+  return { payload, game: snap.game };
 }

@@ -7,7 +7,7 @@ import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
 import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
-import { handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
+import { handleCollectionComponent, handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
 
@@ -77,5 +77,6 @@ export async function handleComponent(interaction: MessageComponentInteraction |
     return;
   }
   if (await handleGameComponent(interaction, deps)) return;
+  if (await handleCollectionComponent(interaction, deps)) return;
   throw new UserError('input/unknown-component', 'That button is not one of Stonehall’s current buttons (it may be from an old version). Use the latest board.');
 }

@@ -20,6 +20,10 @@ export const customIdRoutes = {
   'tb:leave': z.tuple([id]),
   'tb:start': z.tuple([id]),
   'tb:decline': z.tuple([id]),
+  // Lobbies (tables whose seats bring something): ready, the seat's private panel, a pick in it.
+  'tb:ready': z.tuple([id]),
+  'tb:panel': z.tuple([id]),
+  'tb:pick': z.tuple([id, z.string().regex(/^[a-z0-9-]{1,24}$/)]),
 } as const;
 
 export type CustomIdRoute = keyof typeof customIdRoutes;

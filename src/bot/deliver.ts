@@ -247,6 +247,8 @@ export class DiscordDeliverer implements Deliverer {
   private async table(p: OutboxPayload<'table'>): Promise<string> {
     const table = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
     if (!table?.messageId) return 'no-message';
+    // A started table's message is the game's board now: never draw the table over it.
+    if (table.status === 'started') return 'started';
     try {
       await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(tableMessage(this.games, table)));
     } catch (err) {

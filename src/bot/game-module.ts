@@ -1,9 +1,10 @@
-import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction } from 'discord.js';
+import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
 import { z } from 'zod';
 import type { GameInfo, GameSnapshot, MoveResult } from '../services/games.ts';
 import type { Notification } from '../services/notifications.ts';
 import type { GameDefinition, GameRegistry } from '../services/registry.ts';
 import type { ServiceContext } from '../services/context.ts';
+import type { TableWithSeats } from '../services/tables.ts';
 import type { Outcome } from '../kernel/types.ts';
 
 /**
@@ -39,6 +40,11 @@ export interface BoardMeta {
   autopilot?: string[];
   /** Players whose turn ran out (a forfeit by timeout, not by choice), once the game is over. */
   timedOut?: string[];
+  /**
+   * The game's running timers and when they fall due (a phase that advances by itself: the next
+   * automatic roll), when the board is drawn from the database (the outbox's edits).
+   */
+  timers?: Array<{ key: string; player?: string; dueAt: Date }>;
 }
 
 export interface NotificationMeta {
@@ -64,7 +70,13 @@ export interface GamePresenter<View = unknown> {
   /** One line for lists: "#12 vs Bob: your turn (die 4)". */
   summary(view: View, viewer: string, meta: { gameId: number; names: Record<string, string> }): string;
   /** Tables: a title for the game with these options, and a label per seat. */
-  table?: { title(options: unknown): string; seatLabels(seatCount: number): string[]; note?(options: unknown): string };
+  table?: {
+    title(options: unknown): string;
+    seatLabels(seatCount: number): string[];
+    note?(options: unknown): string;
+    /** A lobby's seat: what its player brings so far, as everyone may see it (never anything secret). */
+    seatNote?(seat: { playerId: string; data: unknown; ready: boolean; host: boolean }, options: unknown): string;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,6 +148,49 @@ export function parseGameId(raw: string, schemes: ReadonlyArray<GameIds>): Parse
 }
 
 // ---------------------------------------------------------------------------------------------
+// Collection routes: buttons about what a player owns between games (a confirmation to discard
+// something), tied to no game in progress: `<prefix>:<action>:<args…>`, under 100 characters.
+// The clicker is whoever clicks: a handler acts on the clicker's own things only, so a forged id
+// can never reach somebody else's.
+
+export interface CollectionRoute {
+  /** The arguments after the action, as a zod tuple of strings parsed to values. */
+  args: z.ZodType<readonly unknown[], readonly string[]>;
+  handle(interaction: MessageComponentInteraction, args: readonly unknown[], deps: BotDeps): Promise<void>;
+}
+
+export interface CollectionRoutes {
+  prefix: string;
+  routes: Record<string, CollectionRoute>;
+  make(action: string, ...args: Array<string | number>): string;
+}
+
+export function defineCollectionRoutes(prefix: string, routes: Record<string, CollectionRoute>): CollectionRoutes {
+  if (!/^[a-z]{1,4}$/.test(prefix)) throw new Error(`bad custom id prefix ${prefix}`);
+  return {
+    prefix,
+    routes,
+    make(action, ...args) {
+      if (!Object.hasOwn(routes, action)) throw new Error(`no collection route ${prefix}:${action}`);
+      const out = [prefix, action, ...args.map(String)].join(':');
+      if (out.length > 100) throw new Error(`customId too long: ${out}`);
+      return out;
+    },
+  };
+}
+
+/** Parses `raw` against the games' collection routes; null when it is not one of theirs or is malformed. */
+export function parseCollectionId(raw: string, schemes: ReadonlyArray<CollectionRoutes>): { route: CollectionRoute; args: readonly unknown[] } | null {
+  if (typeof raw !== 'string' || raw.length > 100) return null;
+  const [prefix, action, ...rest] = raw.split(':');
+  const scheme = schemes.find((s) => s.prefix === prefix);
+  if (!scheme || action === undefined || !Object.hasOwn(scheme.routes, action)) return null;
+  const route = scheme.routes[action]!;
+  const args = route.args.safeParse(rest);
+  return args.success ? { route, args: args.data } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Routes: what a click on one of the game's buttons or menus does.
 
 /**
@@ -181,7 +236,25 @@ export interface RouteContext<View = unknown, Move = unknown> {
   id(action: string, ...args: Array<string | number>): string;
 }
 
+/** What a game's modal submission gets (a route that opened a modal with its own id): checked as a click is. */
+export interface ModalContext<View = unknown, Move = unknown> {
+  interaction: ModalSubmitInteraction;
+  deps: BotDeps;
+  game: GameInfo;
+  userId: string;
+  view: View;
+  /** The modal's text fields by custom id. */
+  fields: Record<string, string>;
+  /** Plays a move as the submitter (checked by the engine like any move). */
+  play(move: Move): Promise<MoveResult>;
+}
+
 export interface RouteDef<View = unknown, Move = unknown> {
+  /**
+   * The route opened a modal whose custom id is this route's: its submission comes here (the seat,
+   * status and kind are checked as for a click; the version is not: modals carry none).
+   */
+  submit?(ctx: ModalContext<View, Move>, args: readonly unknown[]): Promise<void>;
   /** Who may click: a seated player (default), or anyone (a spectator's private panel). */
   who?: 'seated' | 'anyone';
   /** Also on a finished game (default: the game must be running). */
@@ -203,6 +276,17 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
    * check against the revealed seed.
    */
   replayNotes?(states: readonly unknown[]): string[];
+  /** Buttons about players' own things between games (src/bot/game-routes.ts dispatches them). */
+  collectionRoutes?: CollectionRoutes;
+  /**
+   * A lobby's private panel (games with GameDefinition.lobby): what the clicker brings, with menus
+   * to choose (`tb:panel` opens it, `tb:pick` is one of its menus: `key` and the values chosen).
+   * Both return the panel to show (ephemeral); a UserError refuses.
+   */
+  lobbyPanel?: {
+    panel(deps: BotDeps, table: TableWithSeats, userId: string): Promise<MessagePayload>;
+    pick(deps: BotDeps, table: TableWithSeats, userId: string, key: string, values: string[]): Promise<MessagePayload>;
+  };
 }
 
 export type GameModules = GameRegistry<GameModule>;
@@ -230,5 +314,6 @@ export function checkModule(m: GameModule): GameModule {
   const routes = Object.keys(m.routes).sort();
   if (shapes.join() !== routes.join()) throw new Error(`${m.kind}: custom id shapes (${shapes}) and routes (${routes}) differ`);
   if (m.kind !== m.engine.id) throw new Error(`${m.kind}: the kind must be the engine's id (${m.engine.id})`);
+  if (m.collectionRoutes && m.collectionRoutes.prefix === m.ids.prefix) throw new Error(`${m.kind}: collection routes need a prefix of their own, not ${m.ids.prefix}`);
   return m;
 }

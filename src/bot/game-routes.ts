@@ -1,9 +1,9 @@
-import { MessageFlags, type MessageComponentInteraction } from 'discord.js';
+import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type MoveResult } from '../services/games.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
-import { parseGameId, type GameModule, type MessagePayload, type ParsedGameId, type RouteContext } from './game-module.ts';
+import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';
 import { mention } from './format.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
@@ -137,5 +137,47 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
     id: (action, ...args) => module.ids.make(action, game.id, version, ...args),
   };
   await route.handle(ctx, parsed.args);
+  return true;
+}
+
+/** Handles `raw` if it is one of the games' collection routes (no game in progress); false when it is not. */
+export async function handleCollectionComponent(interaction: MessageComponentInteraction, deps: BotDeps): Promise<boolean> {
+  const schemes = deps.games.all.flatMap((g) => (g.collectionRoutes ? [g.collectionRoutes] : []));
+  const parsed = parseCollectionId(interaction.customId, schemes);
+  if (!parsed) return false;
+  await parsed.route.handle(interaction, parsed.args, deps);
+  return true;
+}
+
+/**
+ * Handles a modal submission whose id is one of the games' (a route that opened a modal); false
+ * when it is not. The guard is a click's: the game exists here, is of the route's game and runs,
+ * and the submitter is seated (a route for anyone excepted).
+ */
+export async function handleGameModal(interaction: ModalSubmitInteraction, deps: BotDeps): Promise<boolean> {
+  const parsed = parseGameId(interaction.customId, deps.games.all.map((g) => g.ids));
+  if (!parsed) return false;
+  const module = findModule(deps, parsed);
+  const route = module.routes[parsed.action]!;
+  if (!route.submit) return false;
+  const snap = await getGame(deps.ctx, parsed.gameId, interaction.guildId);
+  const { game } = snap;
+  if (game.kind !== module.kind) throw new UserError('game/wrong-kind', `Game #${game.id} is a game of ${deps.games.title(game.kind)}, not ${module.title}.`);
+  const userId = interaction.user.id;
+  const seated = game.seats.some((s) => s.playerId === userId && !s.autopilot);
+  if (!seated && route.who !== 'anyone') throw new UserError('game/not-participant', `You are not playing in game #${game.id}.`);
+  if (game.status !== 'active' && !route.finished) throw new UserError('game/over', `Game #${game.id} is already over.`);
+  const fields: Record<string, string> = {};
+  for (const f of interaction.fields.fields.values()) if ('value' in f && typeof f.value === 'string') fields[f.customId] = f.value;
+  const ctx: ModalContext = {
+    interaction,
+    deps,
+    game,
+    userId,
+    view: snap.view(seated ? userId : null),
+    fields,
+    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, expectedVersion: game.version, kind: module.kind }),
+  };
+  await route.submit(ctx, parsed.args);
   return true;
 }

@@ -26,6 +26,8 @@ export interface BotOptions {
   gateway?: boolean;
   /** Runs before every scheduler/outbox tick (a test clock syncs here). */
   beforeTick?: () => Promise<void>;
+  /** The gateway shards this process runs (src/config.ts shardOptions); unset: one shard. */
+  shards?: { shards: number[] | 'auto'; shardCount?: number } | null;
 }
 
 export interface Bot {
@@ -46,6 +48,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages],
     partials: [Partials.Channel],
     ...(opts.apiBase ? { rest: { api: opts.apiBase } } : {}),
+    ...(opts.shards ?? {}),
   });
   let dispatcher: Dispatcher | null = null;
   const ctx: ServiceContext = { ...opts.ctx, games: opts.games, onOutbox: () => dispatcher?.kick() };
@@ -69,7 +72,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
     await client.login(opts.token);
     await ready;
-    ctx.log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'bot connected');
+    ctx.log.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.size ? [...client.ws.shards.keys()] : undefined }, 'bot connected');
   }
   if (opts.ticks !== false) {
     scheduler.start();

@@ -4,6 +4,7 @@ import { RuleError } from '../kernel/types.ts';
 import { UserError } from '../services/errors.ts';
 import type { BotDeps, CommandModule } from './command.ts';
 import { handleComponent } from './components.ts';
+import { handleGameModal } from './game-routes.ts';
 import { explainInvalidOption } from './input-errors.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
@@ -54,6 +55,8 @@ export function createRouter(commands: Record<string, CommandModule<never>>, dep
         else await interaction.respond([]);
       } else if (interaction.isMessageComponent()) {
         await handleComponent(interaction, deps);
+      } else if (interaction.isModalSubmit()) {
+        if (!(await handleGameModal(interaction, deps))) throw new UserError('input/unknown-modal', 'That form is not one of Stonehall’s current forms. Open it again from the board.');
       } else if (interaction.isRepliable()) {
         throw new UserError('input/unsupported', 'Stonehall does not handle that kind of interaction.');
       }

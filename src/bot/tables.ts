@@ -1,9 +1,9 @@
-import { ButtonStyle, ComponentType, type APIButtonComponent, type ChatInputCommandInteraction, type MessageComponentInteraction } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags, type APIButtonComponent, type ChatInputCommandInteraction, type MessageComponentInteraction } from 'discord.js';
 import { getGame, markBoardRendered } from '../services/games.ts';
 import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
 import { toDiscord, updateOwned } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
-import { declineTable, joinTable, leaveTable, openTable, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
+import { declineTable, getTable, joinTable, leaveTable, openTable, readySeat, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
 import { boardFor, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import type { ComponentHandlers } from './custom-id.ts';
@@ -22,10 +22,16 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
   const presenter = module?.present;
   const title = presenter?.table?.title(table.options) ?? games.title(table.kind);
   const labels = presenter?.table?.seatLabels(table.seatCount) ?? Array.from({ length: table.seatCount }, (_, i) => `Seat ${i + 1}`);
+  const lobby = module?.lobby !== undefined;
+  const seatNote = presenter?.table?.seatNote;
   const seats = labels.map((label, i) => {
     const s = table.seats.find((x) => x.seat === i);
+    if (lobby && seatNote) {
+      if (!s) return null;
+      return `**${label}** ${mention(s.playerId)}${s.ready ? ' ✅ ready' : ' ⏳ choosing'}${s.playerId === table.hostId ? ' 🎩' : ''}: ${seatNote({ playerId: s.playerId, data: s.data, ready: s.ready, host: s.playerId === table.hostId }, table.options)}`;
+    }
     return `**${label}** ${s ? mention(s.playerId) : '— free —'}`;
-  });
+  }).filter((x): x is string => x !== null);
   const note = presenter?.table?.note?.(table.options) ?? '';
   const head = `🪑 **${title}**: table #${table.id}, opened by ${mention(table.hostId)}.`;
   if (table.status === 'cancelled') {
@@ -49,6 +55,25 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
   const how = table.invited.length
     ? `${table.invited.filter((p) => !table.seats.some((s) => s.playerId === p)).map(mention).join(', ')}: accept with **Accept** (or **Decline**); the game starts when everyone named has accepted (seat order is turn order).`
     : `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order)${early ? `, or when the host clicks **Start** with ${table.minSeats} or more seated` : ''}.`;
+  if (lobby) {
+    const min = module!.engine.minPlayers;
+    const lobbyHow = `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**. Choose what you bring with **Choose stones**, then **Ready**; the game starts when ${min} or more are seated and everyone is ready.${closes}`;
+    return {
+      content: [head, note, ...seats, lobbyHow].filter(Boolean).join('\n').slice(0, 2000),
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:join', table.id), label: 'Join', disabled: free === 0 },
+            { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: customId('tb:panel', table.id), label: 'Choose stones' },
+            { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:ready', table.id), label: 'Ready' },
+            { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('tb:leave', table.id), label: 'Leave' },
+          ],
+        },
+      ],
+      allowed_mentions: { parse: [] },
+    };
+  }
   const content = [head, seats.join(' · '), `${how}${closes}`, note].filter(Boolean).join('\n');
   const buttons: APIButtonComponent[] = table.invited.length
     ? [
@@ -71,7 +96,7 @@ export async function openTableCommand(
   options: unknown,
   seatCount: number,
   /** A table that may start early (minSeats), or a challenge of several named players (invited). */
-  extra: { minSeats?: number; invited?: Array<{ id: string; name: string; bot: boolean }> } = {},
+  extra: { minSeats?: number; invited?: Array<{ id: string; name: string; bot: boolean }>; hostData?: unknown } = {},
 ): Promise<void> {
   const kind = module.kind;
   const guildId = requireGuild(interaction);
@@ -84,6 +109,7 @@ export async function openTableCommand(
     seatCount,
     ...(extra.minSeats !== undefined ? { minSeats: extra.minSeats } : {}),
     ...(extra.invited ? { invited: extra.invited } : {}),
+    ...(extra.hostData !== undefined ? { hostData: extra.hostData } : {}),
     host: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot },
   });
   const invited = table.invited;
@@ -116,14 +142,43 @@ async function startedOrTable(interaction: MessageComponentInteraction, deps: Bo
   await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
 }
 
-export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start' | 'tb:decline'> = {
+/** A lobby's private panel module, or a refusal for a table of a game without one. */
+async function lobbyOf(interaction: MessageComponentInteraction, deps: BotDeps, tableId: number) {
+  if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are played in the server.');
+  const table = await getTable(deps.ctx, tableId, interaction.guildId);
+  const module = deps.games.get(table.kind);
+  if (!module?.lobbyPanel) throw new UserError('table/no-lobby', `${deps.games.title(table.kind)} tables have nothing to choose before the start.`);
+  return { table, panel: module.lobbyPanel };
+}
+
+export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start' | 'tb:decline' | 'tb:ready' | 'tb:panel' | 'tb:pick'> = {
+  async 'tb:ready'(interaction, [tableId], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are played in the server.');
+    const r = await readySeat(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
+    if (!r.game && !isTableMessage(interaction, r.table)) {
+      await interaction.reply({ content: '✅ You are ready: the game starts when everyone seated is.', flags: EPHEMERAL });
+      return;
+    }
+    await startedOrTable(interaction, deps, r);
+  },
+  async 'tb:panel'(interaction, [tableId], deps) {
+    const { table, panel } = await lobbyOf(interaction, deps, tableId);
+    await interaction.reply({ ...toDiscord(await panel.panel(deps, table, interaction.user.id)), flags: EPHEMERAL } as never);
+  },
+  async 'tb:pick'(interaction, [tableId, key], deps) {
+    const { table, panel } = await lobbyOf(interaction, deps, tableId);
+    const values = interaction.isAnySelectMenu() ? interaction.values : [];
+    const payload = toDiscord(await panel.pick(deps, table, interaction.user.id, key, values));
+    // Only the panel itself (ephemeral) is edited; anywhere else the answer is private.
+    await updateOwned(interaction, interaction.message.flags.has(MessageFlags.Ephemeral), payload);
+  },
   async 'tb:start'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are started in the server.');
     await startedOrTable(interaction, deps, await startTableNow(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id }));
   },
   async 'tb:decline'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are answered in the server.');
-    const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id });
+    const table = await declineTable(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
     await updateOwned(interaction, isTableMessage(interaction, table), toDiscord(tableMessage(deps.games, table)));
   },
   async 'tb:join'(interaction, [tableId], deps) {

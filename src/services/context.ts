@@ -12,4 +12,6 @@ export interface ServiceContext {
   games: GameRegistry;
   /** Called after a transaction that wrote outbox rows commits (wakes the dispatcher). */
   onOutbox?: () => void;
+  /** Tests only: where new games' seeds come from (real games draw 32 random bytes). */
+  seeds?: () => string;
 }

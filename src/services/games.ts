@@ -57,7 +57,7 @@ export async function startGame(tx: Tx, ctx: ServiceContext, input: StartGameInp
   const { engine } = def;
   const now = ctx.clock.now();
   const options = engine.optionsSchema.parse(input.options ?? {});
-  const seed = input.seed ?? randomBytes(32).toString('hex');
+  const seed = input.seed ?? ctx.seeds?.() ?? randomBytes(32).toString('hex');
   let state: unknown;
   try {
     state = engine.setup({ players: input.players.map((p) => p.id), seed, options, ...(input.playerData ? { playerData: input.playerData } : {}) });
@@ -335,16 +335,22 @@ export async function startPractice(
   return inTransaction(ctx, async (tx) => {
     const active = await tx.game.count({ where: { guildId: input.guildId, kind: def.kind, status: 'active', practice: true, seats: { some: { playerId: input.player.id } } } });
     if (active >= 3) throw new UserError('practice/too-many', `You already have ${active} practice games of ${def.title} running. Finish or forfeit one first (\`/${def.kind} games\`).`);
-    return startGame(tx, ctx, {
+    // A game whose seats bring something (Krellstones' stones) says what each brings, from the game's seed.
+    const seed = input.seed ?? ctx.seeds?.() ?? randomBytes(32).toString('hex');
+    const prepared = (await def.preparePractice?.(tx, ctx, { guildId: input.guildId, player: input.player, bots, seed })) ?? {};
+    const game = await startGame(tx, ctx, {
       guildId: input.guildId,
       ...(input.guildName !== undefined ? { guildName: input.guildName } : {}),
       channelId: input.channelId,
       kind: def.kind,
       players: [input.player, ...bots],
-      options: input.options ?? def.practiceOptions?.(input.bots),
+      options: input.options ?? prepared.options ?? def.practiceOptions?.(input.bots),
+      ...(prepared.playerData ? { playerData: prepared.playerData } : {}),
       autopilot: bots.map((b) => b.id),
-      ...(input.seed ? { seed: input.seed } : {}),
+      seed,
     });
+    await prepared.afterStart?.(tx, game.id);
+    return game;
   });
 }
 

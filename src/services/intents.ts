@@ -135,6 +135,7 @@ export async function stateIntent(
       throw new UserError('intent/wrong-channel', `Intents are taken in ${commencementWhere(guild)} during a Rest Phase. Run \`/${input.kind} ${ctx.games.get(input.kind)?.joinSubcommand ?? 'join'}\` there.`);
     }
     await ensurePlayers(tx, [from, ...input.opponents]);
+    await checkIntent(tx, ctx, input, phase.id);
     const now = ctx.clock.now();
     const statement = randomUUID();
     const intents: Intent[] = [];
@@ -217,6 +218,7 @@ async function stateGroupIntent(ctx: ServiceContext, input: Parameters<typeof st
     if (already || namesThis(from.id)) {
       return { cycle: cycle!, statement: namesThis(from.id)?.[0] ?? '', mode: 'together', intents: [], repeated: input.opponents.map((o) => o.id), matched: [], allMatches: await allMatches() };
     }
+    await checkIntent(tx, ctx, input, phase.id);
     const statement = randomUUID();
     const intents: Intent[] = [];
     for (const o of input.opponents) {
@@ -238,6 +240,17 @@ async function stateGroupIntent(ctx: ServiceContext, input: Parameters<typeof st
     }
     return { cycle: cycle!, statement, mode: 'together', intents, repeated: [], matched, allMatches: await allMatches() };
   });
+}
+
+/**
+ * The game's own check of an intent (GameDefinition.checkIntent), in the statement's transaction:
+ * `first` when none of the named players has an open intent naming the invoker yet.
+ */
+async function checkIntent(tx: Tx, ctx: ServiceContext, input: { guildId: string; kind: string; from: Named; opponents: Named[] }, phaseId: number): Promise<void> {
+  const def = ctx.games.require(input.kind);
+  if (!def.checkIntent) return;
+  const earlier = await tx.intent.count({ where: { phaseId, kind: input.kind, status: 'open', opponentId: input.from.id, playerId: { in: input.opponents.map((o) => o.id) } } });
+  await def.checkIntent(tx, ctx, { guildId: input.guildId, playerId: input.from.id, opponents: input.opponents.map((o) => o.id), first: earlier === 0 });
 }
 
 /** The invoker's intents of the current Rest Phase (or of the cycle's last one). */

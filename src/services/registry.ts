@@ -53,6 +53,53 @@ export interface GameDefinition {
     playerData?: Record<PlayerId, unknown>;
     afterStart?: (tx: Tx, gameId: number) => Promise<void>;
   }>;
+  /**
+   * Tables of this game are lobbies: every seat brings something (its data) and says it is ready;
+   * the game starts when at least the engine's minimum is seated and every seat is ready, not when
+   * the table is full (src/services/tables.ts).
+   */
+  lobby?: LobbyHooks;
+  /**
+   * A practice game is about to start (in its transaction; `seed` is the game's): options and what
+   * each seat brings (the autopilot's seats included), and what to do once the game exists.
+   */
+  preparePractice?(
+    tx: Tx,
+    ctx: ServiceContext,
+    input: { guildId: string; player: { id: PlayerId; name: string }; bots: Array<{ id: PlayerId; name: string }>; seed: string },
+  ): Promise<{ options?: unknown; playerData?: Record<PlayerId, unknown>; afterStart?: (tx: Tx, gameId: number) => Promise<void> }>;
+  /**
+   * An intent is being stated (in its transaction): refuse it with a UserError when this player
+   * cannot play this game as stated (what they lack, and how to get it). `first`: no other player
+   * of the intended table has stated theirs yet (the first to state hosts, for games with a host).
+   */
+  checkIntent?(tx: Tx, ctx: ServiceContext, input: { guildId: string; playerId: PlayerId; opponents: PlayerId[]; first: boolean }): Promise<void>;
+}
+
+/** A lobby's seat as its game sees it: who sits, what they bring so far, whether they are ready. */
+export interface LobbySeat {
+  playerId: PlayerId;
+  data: unknown;
+  ready: boolean;
+}
+
+export interface LobbyHooks {
+  /** A seat's data when the player sits down (the host's seat gets what the host opened with). */
+  initialData(input: { host: boolean; hostData?: unknown }): unknown;
+  /**
+   * READY (in the table's transaction): completes and checks what the seat brings, returning the
+   * data to keep; a UserError refuses (what is missing and how to get it).
+   */
+  ready(tx: Tx, ctx: ServiceContext, input: { guildId: string; options: unknown; seat: LobbySeat }): Promise<unknown>;
+  /**
+   * The game is about to start (every seat ready, in the same transaction): the options, what each
+   * player brings (playerData), and what to do once the game exists (lock what it uses).
+   */
+  prepareStart(
+    tx: Tx,
+    ctx: ServiceContext,
+    input: { guildId: string; hostId: PlayerId; options: unknown; seats: LobbySeat[] },
+  ): Promise<{ options?: unknown; playerData?: Record<PlayerId, unknown>; afterStart?: (tx: Tx, gameId: number) => Promise<void> }>;
 }
 
 export class GameRegistry<G extends GameDefinition = GameDefinition> {

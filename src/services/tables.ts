@@ -5,6 +5,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, startGame } from './games.ts';
 import type { GameRow, PlayerRef } from './game-store.ts';
+import type { GameDefinition, LobbyHooks, LobbySeat } from './registry.ts';
 import { enqueue } from './notifications.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
@@ -64,9 +65,12 @@ export async function openTable(
     /** A challenge of several: only these players may sit, each accepting with the button. */
     invited?: Array<PlayerRef & { bot?: boolean }>;
     host: PlayerRef & { bot?: boolean };
+    /** A lobby's host seat: what the host opens with (Krellstones: the mat). */
+    hostData?: unknown;
   },
 ): Promise<TableWithSeats> {
-  const { engine, title } = ctx.games.require(input.kind);
+  const def = ctx.games.require(input.kind);
+  const { engine, title } = def;
   if (input.host.bot) throw new UserError('table/bot', 'Bots cannot play.');
   const players = engine.minPlayers === engine.maxPlayers ? `${engine.minPlayers}` : `${engine.minPlayers} to ${engine.maxPlayers}`;
   if (!Number.isInteger(input.seatCount) || input.seatCount < engine.minPlayers || input.seatCount > engine.maxPlayers) {
@@ -101,7 +105,7 @@ export async function openTable(
         hostId: input.host.id,
         createdAt: now,
         expiresAt,
-        seats: { create: [{ seat: 0, playerId: input.host.id, joinedAt: now }] },
+        seats: { create: [{ seat: 0, playerId: input.host.id, joinedAt: now, ...lobbyData(def, { host: true, hostData: input.hostData }) }] },
       },
       include: { seats: { orderBy: { seat: 'asc' } } },
     });
@@ -189,9 +193,10 @@ export async function joinTable(
     await ensurePlayers(tx, [input.user]);
     const now = ctx.clock.now();
     const seat = table.seats.length;
-    await tx.tableSeat.create({ data: { tableId: table.id, seat, playerId: input.user.id, joinedAt: now } });
-    const seats = [...table.seats, { tableId: table.id, seat, playerId: input.user.id, joinedAt: now }];
-    if (seats.length < table.seatCount) return { table: { ...table, seats }, game: null };
+    const created = await tx.tableSeat.create({ data: { tableId: table.id, seat, playerId: input.user.id, joinedAt: now, ...lobbyData(ctx.games.require(table.kind), { host: false }) } });
+    const seats = [...table.seats, created];
+    // A lobby starts when everyone is ready, not when it is full.
+    if (seats.length < table.seatCount || ctx.games.require(table.kind).lobby) return { table: { ...table, seats }, game: null };
     return startAtTable(tx, ctx, { ...table, seats }, { [input.user.id]: input.user.name }, input.guildName, input.seed);
   });
 }
@@ -201,16 +206,22 @@ async function startAtTable(tx: Tx, ctx: ServiceContext, table: TableWithSeats, 
   const now = ctx.clock.now();
   const players = await tx.player.findMany({ where: { id: { in: table.seats.map((s) => s.playerId) } } });
   const name = (id: string) => names[id] ?? players.find((p) => p.id === id)?.name ?? id;
+  const lobby = ctx.games.require(table.kind).lobby;
+  const prepared = lobby
+    ? await lobby.prepareStart(tx, ctx, { guildId: table.guildId, hostId: table.hostId, options: table.options, seats: table.seats.map(lobbySeat) })
+    : {};
   const game = await startGame(tx, ctx, {
     guildId: table.guildId,
     ...(guildName !== undefined ? { guildName } : {}),
     channelId: table.channelId,
     kind: table.kind,
     players: table.seats.map((s) => ({ id: s.playerId, name: name(s.playerId) })),
-    options: table.options,
+    options: prepared.options ?? table.options,
+    ...(prepared.playerData ? { playerData: prepared.playerData } : {}),
     boardMessageId: table.messageId,
     ...(seed ? { seed } : {}),
   });
+  await prepared.afterStart?.(tx, game.id);
   const started = await tx.gameTable.update({
     where: { id: table.id },
     data: { status: 'started', gameId: game.id, closedAt: now },
@@ -225,6 +236,7 @@ export async function startTableNow(ctx: ServiceContext, input: { tableId: numbe
     const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     if (table.hostId !== input.userId) throw new UserError('table/not-host', `Only the host, <@${table.hostId}>, can start this table early.`);
+    if (ctx.games.require(table.kind).lobby) throw new UserError('table/not-ready', 'This game starts by itself when every player seated is ready.');
     if (table.minSeats === null || table.seats.length < table.minSeats) {
       throw new UserError('table/too-few', `This table starts with ${table.minSeats ?? table.seatCount} players; ${table.seats.length} are seated. Wait for more to join.`);
     }
@@ -233,9 +245,9 @@ export async function startTableNow(ctx: ServiceContext, input: { tableId: numbe
 }
 
 /** An invited player declines: the table closes, and everyone at it is told. */
-export async function declineTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string }): Promise<TableWithSeats> {
+export async function declineTable(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string; messageId?: string }): Promise<TableWithSeats> {
   return inTransaction(ctx, async (tx) => {
-    const table = await lockTable(tx, input.tableId, input.guildId);
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
     requireOpen(table);
     if (!table.invited.includes(input.userId)) throw new UserError('table/not-invited', 'Only the players named at this table can decline it.');
     const now = ctx.clock.now();
@@ -277,4 +289,102 @@ export async function getTable(ctx: ServiceContext, tableId: number, guildId: st
   const table = await ctx.db.gameTable.findUnique({ where: { id: tableId }, include: { seats: { orderBy: { seat: 'asc' } } } });
   if (!table || (guildId !== null && table.guildId !== guildId)) throw new UserError('table/unknown', 'That table does not exist any more.');
   return table;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lobbies: tables of games whose seats bring something and say they are ready (GameDefinition.lobby).
+
+const lobbySeat = (s: TableSeat): LobbySeat => ({ playerId: s.playerId, data: s.data, ready: s.ready });
+
+function lobbyData(def: GameDefinition, input: { host: boolean; hostData?: unknown }): { data?: object } {
+  return def.lobby ? { data: def.lobby.initialData(input) as object } : {};
+}
+
+function requireLobby(ctx: ServiceContext, table: GameTable): LobbyHooks {
+  const lobby = ctx.games.require(table.kind).lobby;
+  if (!lobby) throw new UserError('table/no-lobby', `${ctx.games.title(table.kind)} tables have nothing to choose before the start.`);
+  return lobby;
+}
+
+/** The open table of `kind` in this server where `playerId` sits (or hosts, with `hostOnly`), if any. */
+export async function findOpenTable(ctx: ServiceContext, input: { guildId: string; kind: string; playerId: string; hostOnly?: boolean }): Promise<TableWithSeats | null> {
+  return ctx.db.gameTable.findFirst({
+    where: {
+      guildId: input.guildId,
+      kind: input.kind,
+      status: 'open',
+      ...(input.hostOnly ? { hostId: input.playerId } : { seats: { some: { playerId: input.playerId } } }),
+    },
+    orderBy: { id: 'desc' },
+    include: { seats: { orderBy: { seat: 'asc' } } },
+  });
+}
+
+/**
+ * A seated player changes what they bring (a stone selected, a sideboard stone added): `change`
+ * gets the seat and returns its new data (a UserError refuses; nothing changes). The seat is no
+ * longer ready: they confirm again.
+ */
+export async function changeSeat(
+  ctx: ServiceContext,
+  input: { tableId: number; guildId: string; userId: string; change: (tx: Tx, seat: LobbySeat, table: TableWithSeats) => Promise<unknown> },
+): Promise<TableWithSeats> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await lockTable(tx, input.tableId, input.guildId);
+    requireOpen(table);
+    requireLobby(ctx, table);
+    const seat = table.seats.find((s) => s.playerId === input.userId);
+    if (!seat) throw new UserError('table/not-seated', `You are not at table #${table.id}. Join it first.`);
+    const data = await input.change(tx, lobbySeat(seat), table);
+    await tx.tableSeat.update({ where: { tableId_seat: { tableId: table.id, seat: seat.seat } }, data: { data: data as object, ready: false } });
+    await enqueue(tx, 'table', { tableId: table.id }, ctx.clock.now());
+    return tx.gameTable.findUniqueOrThrow({ where: { id: table.id }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  });
+}
+
+/**
+ * The host changes the table's options before the start (`change` returns the new options, checked
+ * with the engine's schema). Every seat must confirm again: the rules they were ready for changed.
+ */
+export async function changeTableOptions(
+  ctx: ServiceContext,
+  input: { tableId: number; guildId: string; userId: string; change: (options: unknown) => unknown },
+): Promise<TableWithSeats> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await lockTable(tx, input.tableId, input.guildId);
+    requireOpen(table);
+    if (table.hostId !== input.userId) throw new UserError('table/not-host', `Only the host, <@${table.hostId}>, sets the rules of table #${table.id}.`);
+    const { engine, title } = ctx.games.require(table.kind);
+    const options = engine.optionsSchema.safeParse(input.change(table.options));
+    if (!options.success) throw new UserError('table/bad-options', `Those ${title} options are not valid.`);
+    await tx.gameTable.update({ where: { id: table.id }, data: { options: options.data as object } });
+    await tx.tableSeat.updateMany({ where: { tableId: table.id }, data: { ready: false } });
+    await enqueue(tx, 'table', { tableId: table.id }, ctx.clock.now());
+    return tx.gameTable.findUniqueOrThrow({ where: { id: table.id }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  });
+}
+
+/**
+ * READY at a lobby: the game completes and checks what the seat brings (a refusal changes
+ * nothing); when at least the engine's minimum is seated and every seat is ready, the game starts
+ * in the same transaction.
+ */
+export async function readySeat(ctx: ServiceContext, input: { tableId: number; guildId: string; userId: string; messageId?: string; seed?: string }): Promise<JoinResult> {
+  return inTransaction(ctx, async (tx) => {
+    const table = await recordClickedMessage(tx, await lockTable(tx, input.tableId, input.guildId), input.messageId);
+    requireOpen(table);
+    const lobby = requireLobby(ctx, table);
+    const seat = table.seats.find((s) => s.playerId === input.userId);
+    if (!seat) throw new UserError('table/not-seated', `You are not at table #${table.id}. Join it first.`);
+    if (seat.ready) throw new UserError('table/already-ready', 'You are already ready: the game starts when everyone seated is.');
+    const data = await lobby.ready(tx, ctx, { guildId: table.guildId, options: table.options, seat: lobbySeat(seat) });
+    const updated = await tx.tableSeat.update({ where: { tableId_seat: { tableId: table.id, seat: seat.seat } }, data: { data: data as object, ready: true } });
+    const seats = table.seats.map((s) => (s.seat === seat.seat ? updated : s));
+    const { engine } = ctx.games.require(table.kind);
+    if (seats.length < engine.minPlayers || seats.some((s) => !s.ready)) {
+      await enqueue(tx, 'table', { tableId: table.id }, ctx.clock.now());
+      return { table: { ...table, seats }, game: null };
+    }
+    return startAtTable(tx, ctx, { ...table, seats }, {}, undefined, input.seed);
+  });
 }

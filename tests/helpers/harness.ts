@@ -30,6 +30,8 @@ export interface Harness {
 export async function startHarness(
   opts: {
     interactionTimeoutMs?: number;
+    /** The seeds of collection purchases and rolls (tests make them repeatable). */
+    seeds?: () => string;
     /** Puts something between the bot and the emulator's REST API (a recording proxy): gets the emulator's base URL, returns the one the bot uses. */
     restVia?: (emulatorUrl: string) => Promise<string>;
     /** Registers the slash commands through the same route as the bot's requests. */
@@ -44,7 +46,14 @@ export async function startHarness(
   const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
   const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase });
-  const bot = await startBot({ ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger }, games, commands, token: emulator.botToken, apiBase, ticks: false });
+  const bot = await startBot({
+    ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, ...(opts.seeds ? { seeds: opts.seeds } : {}) },
+    games,
+    commands,
+    token: emulator.botToken,
+    apiBase,
+    ticks: false,
+  });
   clock.onAdvance(() => bot.settle());
   return {
     db,

@@ -64,6 +64,12 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
   rateLimits?: false | RateLimitOptions;
   /** Called with every REST request of the bot and the emulator's answer (to record them, or check them against Discord's spec). */
   onRestExchange?: (exchange: RestExchange) => void;
+  /**
+   * The shard count `GET /gateway/bot` recommends (default: one per 1,000 guilds, at least one).
+   * Sessions that identify with `shard: [id, count]` receive the events of the guilds Discord would
+   * route to them, `(guild_id >> 22) % count`, and DMs on shard 0.
+   */
+  recommendedShards?: number;
 }
 
 export interface Emulator<S extends ServerDefinition = ServerDefinition> {
@@ -116,7 +122,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
   const rateLimiter = opts.rateLimits === false ? null : new RateLimiter(opts.rateLimits ?? {});
-  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl });
+  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
   const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
 
   const server = http.createServer((req, res) => {

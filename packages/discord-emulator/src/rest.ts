@@ -30,6 +30,8 @@ export interface RestDeps {
   botToken: string;
   baseUrl: () => string;
   gatewayUrl: () => string;
+  /** The shard count GET /gateway/bot recommends. */
+  recommendedShards?: () => number;
 }
 
 /** One REST request of the bot and the emulator's answer: what a recorder or a spec check needs. */
@@ -240,7 +242,7 @@ export class RestApi {
     r.get('/gateway/bot', () =>
       json(200, {
         url: this.deps.gatewayUrl(),
-        shards: 1,
+        shards: this.deps.recommendedShards?.() ?? 1,
         session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
       }),
     );

@@ -149,7 +149,9 @@ export function seedServer<const S extends ServerDefinition>(state: EmulatorStat
 
   const guilds = def.guilds.map((g, k) => {
     const base = 10 + 100 * k;
-    const guildId = seedId(base);
+    // Guild k's id is k ms later than its slot: Discord routes a guild to shard
+    // (id >> 22) % shard_count, and guilds a round number of minutes apart would all share shard 0.
+    const guildId = snowflakeFrom(SEED_BASE_MS + base * 60_000 + k, 0, 0, 0);
     const guild: GuildRecord = {
       id: guildId,
       name: g.name,

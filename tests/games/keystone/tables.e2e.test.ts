@@ -55,6 +55,21 @@ describe('starting Keystone', () => {
     expect(text(await board(h, game.id, 'general'))).toMatch(new RegExp(`<@${h.emulator.users.bob}> \\(\\d+ cards?, 🏳️ autopilot\\)`));
   });
 
+  it('a Decline clicked before the bot has recorded the invitation still closes that message', async () => {
+    await h.api.addFault({ route: 'POST /interactions/:id/:token/callback', delayMs: 1500 });
+    const r = await h.api.command({ user: 'dave', channel: 'general', name: 'keystone', options: { subcommand: 'join', opponent: 'bob', opponent2: 'carol' } });
+    const invite = r.response!.message!;
+    const table = await h.db.prisma.gameTable.findFirstOrThrow({ where: { hostId: h.emulator.users.dave }, orderBy: { id: 'desc' } });
+    expect(table.messageId).toBeNull();
+    expect((await h.api.click('carol', invite.id, button(invite, (b) => b.label === 'Decline').custom_id!)).response?.type).toBe(7);
+    await new Promise((res) => setTimeout(res, 1700));
+    await h.settle();
+    const now = (await h.api.messages('general', 'moderator')).messages.find((m) => m.id === invite.id)!;
+    expect(now.content).toMatch(/declined: no game starts/);
+    expect(now.components ?? []).toHaveLength(0);
+    expect((await h.db.prisma.gameTable.findUniqueOrThrow({ where: { id: table.id } })).messageId).toBe(invite.id);
+  });
+
   it('/keystone table: four seats, the host starts with three; nobody else can start it', async () => {
     const r = await h.api.command({ user: 'dave', channel: 'general', name: 'keystone', options: { subcommand: 'table' } });
     let table = r.response!.message!;

@@ -90,18 +90,18 @@ describe('timers', () => {
     s = step(s);
     expect(s.phase).toBe('rerolls');
     expect(krellstones.timers(s)).toEqual(
-      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: false })),
+      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: true })),
     );
     s = allReady(s);
     expect(krellstones.timers(s)).toEqual([sys('roll:r2:0')]);
   });
 
-  it('SLOW: 10 minutes between rolls, choices on the server’s turn limit as turns; FAST: 2 s and 45 s', () => {
+  it('SLOW: 10 minutes between rolls, choices on the server’s turn limit; FAST: 2 s and 45 s; every choice a turn', () => {
     const slow = rollAll(newGame(PLAYERS[2], { pace: 'SLOW' }).state);
     expect(krellstones.timers(newGame(PLAYERS[2], { pace: 'SLOW' }).state)[0]!.after).toEqual({ ms: 600_000 });
     expect(krellstones.timers(slow).every((t) => t.after === 'turn-limit' && t.turn === true)).toBe(true);
     const fast = rollAll(newGame(PLAYERS[2], { pace: 'FAST' }).state);
-    expect(krellstones.timers(fast).every((t) => JSON.stringify(t.after) === JSON.stringify({ ms: 45_000 }) && t.turn === false)).toBe(true);
+    expect(krellstones.timers(fast).every((t) => JSON.stringify(t.after) === JSON.stringify({ ms: 45_000 }) && t.turn === true)).toBe(true);
     expect(PACE_TABLE.FAST.rollGapMs).toBe(2000);
   });
 
@@ -308,7 +308,7 @@ describe('expiries and forfeits', () => {
     for (let r = 0; r < 3; r++) {
       s = rollAll(s);
       expect(s.phase).toBe('swaps');
-      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: false }]);
+      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: true }]);
       s = krellstones.apply(s, 'alice', { type: 'timeout', key: `swap:r${r + 1}` });
     }
     expect(s.out).toEqual(['alice']);

@@ -32,13 +32,13 @@ describe('Pup in the Hangar and the yell', () => {
     expect(krellstones.legalMoves(s, other)).toEqual([]);
   });
 
-  it('the yell window is a timer of the owner: the pace’s window (8 s in FAST), not a turn; 1 h in SLOW, a turn', () => {
+  it('the yell window is a timer of the owner: the pace’s window (8 s in FAST; 1 h in SLOW), a turn at every pace (the owner is told at once)', () => {
     expect(krellstones.timers(s).find((t) => t.player === owner)).toEqual({
       key: 'yell:r1',
       player: owner,
       after: { ms: 8000 },
       onExpiry: { type: 'move', move: { type: 'timeout', key: 'yell:r1' } },
-      turn: false,
+      turn: true,
     });
     const slow = pupAfterFirstRoll(PLAYERS[2], { pace: 'SLOW' });
     expect(krellstones.timers(slow.s).find((t) => t.player === slow.owner)).toMatchObject({ key: 'yell:r1', after: { ms: 3_600_000 }, turn: true });

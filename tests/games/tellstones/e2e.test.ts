@@ -440,3 +440,28 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
 });
+
+describe('practice', () => {
+  it('/tellstones practice: the autopilot answers each move at once, and a forfeit ends it', async () => {
+    const res = await h.api.command({ user: 'dave', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'practice' } });
+    expect(res.response?.message?.flags).toBe(EPHEMERAL);
+    expect(res.response?.message?.content).toMatch(/Practice Tellstones.* #\d+ against the autopilot/);
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { practice: true, kind: 'tellstones' }, include: { seats: true }, orderBy: { id: 'desc' } });
+    expect(game.seats.map((s) => s.autopilot).sort()).toEqual([false, true]);
+    expect(text(await board(game.id))).toMatch(/🤖 Autopilot/);
+    for (let k = 0; k < 3; k++) {
+      const { state } = await load(game.id);
+      // The autopilot never keeps the game waiting: after its seat moved, it is Dave's turn.
+      expect(state.turn).toBe(ids.dave);
+      await place(game.id, 'dave');
+    }
+    const moves = await h.db.prisma.move.findMany({ where: { gameId: game.id }, orderBy: { seq: 'asc' } });
+    expect(moves.filter((m) => m.actorId === ids.dave)).toHaveLength(3);
+    expect(moves.filter((m) => m.actorId !== ids.dave).length).toBeGreaterThanOrEqual(2);
+    const forfeit = await h.api.command({ user: 'dave', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'forfeit', game: game.id } });
+    await h.api.click('dave', forfeit.response!.message!.id, button(forfeit.response!.message!, (b) => b.label === 'Yes, forfeit').custom_id!);
+    await h.settle();
+    expect((await load(game.id)).game.status).toBe('finished');
+  });
+});

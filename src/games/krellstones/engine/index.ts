@@ -150,8 +150,10 @@ const yellKey = (s: KrellstonesState) => `yell:r${s.round}`;
  * (the Pup window, the pace's window; it closes at its expiry or at the end of the rolling
  * phase, whichever comes first), `reroll:r<round>` and `swap:r<round>` (a choice; at expiry the
  * default move means no reroll / no more swaps and counts toward three expiries in a row). The
- * durations come from the current pace; SLOW choices run the server's turn limit and are turns,
- * as is SLOW's hour-long yell window; the seconds-long ones are not.
+ * durations come from the current pace (SLOW choices run the server's turn limit). Every player
+ * timer is a turn, whatever the pace: the player is told at once by DM (the Pup's owner must be
+ * pinged the moment the Master lands, and a 45-second reroll choice is made from that DM as well as
+ * from the board), and the deadline shows on the board.
  */
 function timers(s: KrellstonesState): TimerSpec<KrellstonesMove>[] {
   if (s.outcome !== null) return [];
@@ -161,13 +163,13 @@ function timers(s: KrellstonesState): TimerSpec<KrellstonesMove>[] {
   if (sys !== null) out.push({ key: sys, after: { ms: pace.rollGapMs }, onExpiry: { type: 'move', move: { type: 'system', key: sys } } });
   for (const p of s.windows) {
     const key = yellKey(s);
-    out.push({ key, player: p, after: { ms: pace.yellWindowMs }, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: s.pace === 'SLOW' });
+    out.push({ key, player: p, after: { ms: pace.yellWindowMs }, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: true });
   }
   const key = choiceKey(s);
   if (key !== null) {
     for (const p of s.players) {
       if (seatOf(s, p).choice !== 'pending') continue;
-      out.push({ key, player: p, after: pace.choice, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: pace.choice === 'turn-limit' });
+      out.push({ key, player: p, after: pace.choice, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: true });
     }
   }
   return out;
@@ -413,8 +415,8 @@ function view(s: KrellstonesState, viewer: PlayerId | null): KrellstonesView {
  *   the window is open. A window belongs to the round (`yell:r<round>`); the engine has no clock, so
  *   "a yell at the deadline is late" holds when the service fires a timer that fell due before it
  *   applies a later move.
- * - The Pup window is a timer of its owner (its default move closes it, counting as no expiry); in
- *   SLOW pace it is marked as the owner's turn so they are told, in FAST and NORMAL it is not.
+ * - The Pup window is a timer of its owner (its default move closes it, counting as no expiry),
+ *   marked as the owner's turn at every pace so they are told at once (a DM, and the board's mention).
  * - A seat with no stone in play after the first pass is not asked for rerolls (its only choice
  *   would be nothing; no expiry); a `select` replaces the earlier selection and is secret until the
  *   rerolls; `ready` locks it. An expired selection is dropped (no reroll). Only `ready` and swaps

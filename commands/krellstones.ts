@@ -1,0 +1,372 @@
+import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discordjs/builders';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import { z } from 'zod';
+import { defineCommand, type BotDeps } from '../src/bot/command.ts';
+import { boardFor, playerNames } from '../src/bot/board.ts';
+import { joinOrIntend } from '../src/bot/cycle-commands.ts';
+import { mention } from '../src/bot/format.ts';
+import {
+  autocompleteGame,
+  commonSubcommandSchemas,
+  gameIdSchema,
+  gameOptionBuilder,
+  readCommon,
+  resignConfirmation,
+  runCommonSubcommand,
+  withGameSubcommands,
+} from '../src/bot/game-commands.ts';
+import type { GameModule } from '../src/bot/game-module.ts';
+import { toDiscord } from '../src/bot/game-routes.ts';
+import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
+import { openTableCommand, tableMessage } from '../src/bot/tables.ts';
+import { LIMITS, PACES, STONE_KINDS, YELL } from '../src/games/krellstones/data.ts';
+import type { KrellstonesView } from '../src/games/krellstones/engine/index.ts';
+import { krellstones } from '../src/games/krellstones/index.ts';
+import { checkHost, checkJoin, matsOf, ownTable, ownedStoneName, seatData, selectStone, setRules, sideboardAdd, stonesOf, unselectStone } from '../src/games/krellstones/lobby.ts';
+import { stoneName } from '../src/games/krellstones/present.ts';
+import { runsCycles } from '../src/services/cycles.ts';
+import { UserError } from '../src/services/errors.ts';
+import { getGame, inTransaction, listActiveGames, playMove, resolveOwnGame } from '../src/services/games.ts';
+import { findOpenTable, joinTable, leaveTable, readySeat, type TableWithSeats } from '../src/services/tables.ts';
+
+/**
+ * `/krellstones`: the game (the collection is `/krellstone`). Before the start: host a table on
+ * one of your mats (`start`), set its rules (`rules`, the host), `join` a host's table, choose the
+ * stones you bring (`select`/`unselect`, or the menus of **Choose stones** on the table), your
+ * `sideboard`, then `ready`. During the game: `yell` (Pup in the Hangar), `pace` (the host), `view`
+ * anyone's game, `abandon`. Buttons and menus of the running game: src/games/krellstones/routes.ts.
+ */
+const module = krellstones as GameModule;
+const KIND = module.kind;
+
+const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
+const stoneOption = z.string().min(1).max(40);
+
+const schema = z.discriminatedUnion('subcommand', [
+  z.object({ subcommand: z.literal('start'), mat: z.string().max(60).nullable(), rounds: z.number().int().min(LIMITS.rounds.min).max(LIMITS.rounds.max).nullable() }),
+  z.object({
+    subcommand: z.literal('rules'),
+    rounds: z.number().int().min(LIMITS.rounds.min).max(LIMITS.rounds.max).nullable(),
+    rerolls: z.boolean().nullable(),
+    sideboard: z.number().int().min(0).max(LIMITS.sideboard.max).nullable(),
+    pace: z.enum(PACES).nullable(),
+  }),
+  z.object({ subcommand: z.literal('join'), host: userOption, more: z.array(userOption).max(2).default([]), mode: z.enum(['any', 'each', 'together']).nullable().default(null) }),
+  z.object({ subcommand: z.literal('select'), stone: stoneOption }),
+  z.object({ subcommand: z.literal('unselect'), stone: stoneOption }),
+  z.object({ subcommand: z.literal('ready') }),
+  z.object({ subcommand: z.literal('sideboard'), add: stoneOption.nullable(), player: userOption.nullable() }),
+  z.object({ subcommand: z.literal('abandon'), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('yell'), text: z.string().min(1).max(200), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('pace'), pace: z.enum(PACES), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('view'), game: gameIdSchema, player: userOption.nullable().default(null) }),
+  // The shared subcommands but `view` (ours also takes a player).
+  commonSubcommandSchemas[0],
+  commonSubcommandSchemas[1],
+  commonSubcommandSchemas[3],
+  commonSubcommandSchemas[4],
+]);
+type Input = z.infer<typeof schema>;
+
+const stoneArg = (o: import('@discordjs/builders').SlashCommandStringOption, what: string) => o.setName('stone').setDescription(what).setRequired(true).setAutocomplete(true).setMaxLength(40);
+
+const builder = new SlashCommandBuilder()
+  .setName(KIND)
+  .setDescription('Play Krellstones: bring your own stones, roll, reroll in secret, and yell in time.')
+  .setDMPermission(false)
+  .addSubcommand((s) =>
+    s
+      .setName('start')
+      .setDescription('Host a game here on one of your mats; others join with /krellstones join host:@you.')
+      .addStringOption((o) => o.setName('mat').setDescription('Which of your mats (default: your first)').setAutocomplete(true).setMaxLength(60))
+      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17 (default 5)').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('rules')
+      .setDescription('The host, before the start: rounds, rerolls on/off, sideboard size, pace.')
+      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max))
+      .addBooleanOption((o) => o.setName('rerolls').setDescription('Allow rerolls (on by default)'))
+      .addIntegerOption((o) => o.setName('sideboard').setDescription('Sideboard size 1-10, or 0 for none').setMinValue(0).setMaxValue(LIMITS.sideboard.max))
+      .addStringOption((o) => o.setName('pace').setDescription('The pace').addChoices(...PACES.map((p) => ({ name: p, value: p })))),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('join')
+      .setDescription("Join a host's table (in a Rest Phase: your intent to play them, and up to two more).")
+      .addUserOption((o) => o.setName('host').setDescription('The host (in a Rest Phase: a player you want to play)').setRequired(true))
+      .addUserOption((o) => o.setName('player2').setDescription('Rest Phase only: another player for the same table'))
+      .addUserOption((o) => o.setName('player3').setDescription('Rest Phase only: a third player for the same table'))
+      .addStringOption((o) =>
+        o
+          .setName('mode')
+          .setDescription('Rest Phase, several named: one table with all (together), or a game against any/each')
+          .addChoices({ name: 'together', value: 'together' }, { name: 'any', value: 'any' }, { name: 'each', value: 'each' }),
+      ),
+  )
+  .addSubcommand((s) => s.setName('select').setDescription('Choose a stone to bring (by number or alias).').addStringOption((o) => stoneArg(o, 'One of your stones')))
+  .addSubcommand((s) => s.setName('unselect').setDescription('Put back a stone you chose (or took to your sideboard).').addStringOption((o) => stoneArg(o, 'A stone you chose')))
+  .addSubcommand((s) => s.setName('ready').setDescription('Ready to start: the stones you did not choose are drawn at random from yours.'))
+  .addSubcommand((s) =>
+    s
+      .setName('sideboard')
+      .setDescription('Add a stone to your sideboard before the start, or view a sideboard.')
+      .addStringOption((o) => o.setName('add').setDescription('A stone to add to your sideboard').setAutocomplete(true).setMaxLength(40))
+      .addUserOption((o) => o.setName('player').setDescription("Whose sideboard to view (an opponent's only after the start)")),
+  )
+  .addSubcommand((s) => s.setName('abandon').setDescription('Leave your table before the start, or forfeit your game (asks to confirm).').addIntegerOption(gameOptionBuilder))
+  .addSubcommand((s) =>
+    s
+      .setName('yell')
+      .setDescription('Pup in the Hangar: yell for your Master (only KRELLSTONES! exactly counts).')
+      .addStringOption((o) => o.setName('text').setDescription('Your yell').setRequired(true).setMaxLength(200))
+      .addIntegerOption(gameOptionBuilder),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('pace')
+      .setDescription('The host: change the pace (FAST, NORMAL, SLOW), before or during the game.')
+      .addStringOption((o) => o.setName('pace').setDescription('The pace').setRequired(true).addChoices(...PACES.map((p) => ({ name: p, value: p }))))
+      .addIntegerOption(gameOptionBuilder),
+  );
+const data = withGameSubcommands(builder, module);
+// `view` also takes a player: their running game, or the table they sit at.
+(data.options.find((o) => (o as SlashCommandSubcommandBuilder).name === 'view') as SlashCommandSubcommandBuilder | undefined)?.addUserOption((o) =>
+  o.setName('player').setDescription("A player: their game (or the table they wait at)"),
+);
+
+const user = (u: import('discord.js').User | null) => (u ? { id: u.id, name: displayName(u), bot: u.bot } : null);
+
+function read(interaction: ChatInputCommandInteraction): unknown {
+  const sub = interaction.options.getSubcommand(false);
+  return {
+    subcommand: sub,
+    mat: interaction.options.getString('mat'),
+    rounds: interaction.options.getInteger('rounds'),
+    rerolls: interaction.options.getBoolean('rerolls'),
+    sideboard: sub === 'rules' ? interaction.options.getInteger('sideboard') : undefined,
+    pace: interaction.options.getString('pace'),
+    ...(interaction.options.getUser('host') ? { host: user(interaction.options.getUser('host')) } : {}),
+    more: ['player2', 'player3'].map((n) => user(interaction.options.getUser(n))).filter((u) => u !== null),
+    mode: interaction.options.getString('mode'),
+    stone: interaction.options.getString('stone'),
+    add: interaction.options.getString('add'),
+    player: user(interaction.options.getUser('player')),
+    text: interaction.options.getString('text'),
+    ...readCommon(interaction),
+  };
+}
+
+/** The invoker's running Krellstones game (the option, or their only one), as a seated player. */
+async function ownGame(interaction: ChatInputCommandInteraction, deps: BotDeps, game: number | null) {
+  const guildId = requireGuild(interaction);
+  const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: game });
+  const snap = await getGame(deps.ctx, gameId, guildId);
+  if (snap.game.kind !== KIND) throw new UserError('game/wrong-kind', `Game #${gameId} is not a game of Krellstones.`);
+  if (!snap.game.seats.some((s) => s.playerId === interaction.user.id && !s.autopilot)) {
+    throw new UserError('game/not-participant', `You are not playing in game #${gameId}.`);
+  }
+  return { guildId, gameId, snap, view: snap.view(interaction.user.id) as KrellstonesView };
+}
+
+/** A short private answer after a lobby change (the table message is redrawn by the outbox). */
+async function lobbyReply(interaction: ChatInputCommandInteraction, text: string, table: TableWithSeats): Promise<void> {
+  const seat = table.seats.find((s) => s.playerId === interaction.user.id);
+  const n = seat ? seatData(seat.data).stones.length : 0;
+  await interaction.reply({ content: `${text} (table #${table.id}: ${n} of 6 stones chosen; **Ready** fills the rest at random).`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+async function readyCommand(interaction: ChatInputCommandInteraction, deps: BotDeps): Promise<void> {
+  const guildId = requireGuild(interaction);
+  const table = await ownTable(deps.ctx, guildId, interaction.user.id);
+  const r = await readySeat(deps.ctx, { tableId: table.id, guildId, userId: interaction.user.id });
+  if (r.game) {
+    await interaction.reply({ content: `🎲 Everyone is ready: Krellstones #${r.game.id} begins! The table's message is its board now.`, allowedMentions: { parse: [] } });
+    return;
+  }
+  const mine = seatData(r.table.seats.find((s) => s.playerId === interaction.user.id)?.data);
+  const stones = await inTransaction(deps.ctx, (tx) => stonesOf(tx, deps.ctx, guildId, interaction.user.id));
+  const names = mine.stones.map((id) => stones.find((s) => String(s.id) === id)).filter((s) => s !== undefined).map(ownedStoneName);
+  const waiting = r.table.seats.filter((s) => !s.ready).map((s) => mention(s.playerId));
+  const more = r.table.seats.length < module.engine.minPlayers ? ` At least ${module.engine.minPlayers} players are needed: waiting for someone to join.` : waiting.length ? ` Waiting for ${waiting.join(', ')}.` : '';
+  await interaction.reply({ content: `✅ Ready at table #${r.table.id}: you bring ${names.join(', ')}.${more}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+async function sideboardCommand(interaction: ChatInputCommandInteraction, input: Extract<Input, { subcommand: 'sideboard' }>, deps: BotDeps): Promise<void> {
+  const guildId = requireGuild(interaction);
+  if (input.add) {
+    const r = await sideboardAdd(deps.ctx, { guildId, userId: interaction.user.id, stone: input.add });
+    return lobbyReply(interaction, `🧺 ${r.stone} is on your sideboard`, r.table);
+  }
+  const who = input.player?.id ?? interaction.user.id;
+  // Before the start: only one's own sideboard.
+  const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: who });
+  if (table) {
+    if (who !== interaction.user.id) {
+      throw new UserError('krellstones/sideboard-hidden', `${mention(who)}'s sideboard stays hidden until their game starts.`);
+    }
+    const d = seatData(table.seats.find((s) => s.playerId === who)?.data);
+    const stones = await inTransaction(deps.ctx, (tx) => stonesOf(tx, deps.ctx, guildId, who));
+    const list = d.sideboard.map((id) => stones.find((s) => String(s.id) === id)).filter((s) => s !== undefined);
+    await interaction.reply({ content: `🧺 Your sideboard at table #${table.id}: ${list.length ? list.map((s) => `${ownedStoneName(s)} (${s.data.sides.map((x) => x.face?.value ?? x.printed).join('/')})`).join(' · ') : 'empty'}.`, flags: EPHEMERAL });
+    return;
+  }
+  const games = await listActiveGames(deps.ctx, { guildId, userId: who, kind: KIND });
+  const snap = games[0];
+  if (!snap) throw new UserError('krellstones/no-game', `${who === interaction.user.id ? 'You are' : `${mention(who)} is`} not in a Krellstones game or at a table.`);
+  const view = snap.view(null) as KrellstonesView;
+  const seat = view.seats[who]!;
+  const text = view.sideboard === null ? 'this game has no sideboard' : seat.sideboard.length ? seat.sideboard.map((s) => `${stoneName(s)} #${s.id} (${s.sides.map((x) => x.value).join('/')})`).join(' · ') : 'empty';
+  await interaction.reply({ content: `🧺 ${mention(who)}'s sideboard in game #${snap.game.id}: ${text}.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+async function viewCommand(interaction: ChatInputCommandInteraction, input: Extract<Input, { subcommand: 'view' }>, deps: BotDeps): Promise<void> {
+  const guildId = requireGuild(interaction);
+  if (input.player) {
+    const games = await listActiveGames(deps.ctx, { guildId, userId: input.player.id, kind: KIND });
+    if (games[0]) {
+      const snap = games[0];
+      const payload = boardFor(deps.games, snap, await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId)));
+      await interaction.reply({ ...toDiscord(payload), components: [], flags: EPHEMERAL } as never);
+      return;
+    }
+    const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: input.player.id });
+    if (!table) throw new UserError('krellstones/no-game', `${mention(input.player.id)} is not in a Krellstones game or at a table.`);
+    await interaction.reply({ ...toDiscord(tableMessage(deps.games, table)), components: [], flags: EPHEMERAL } as never);
+    return;
+  }
+  if (input.game === null) {
+    const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
+    const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND });
+    if (table && games.length === 0) {
+      await interaction.reply({ ...toDiscord(tableMessage(deps.games, table)), components: [], flags: EPHEMERAL } as never);
+      return;
+    }
+  }
+  return runCommonSubcommand(interaction, { subcommand: 'view', game: input.game }, deps, module);
+}
+
+async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
+  switch (input.subcommand) {
+    case 'start': {
+      const guildId = requireGuild(interaction);
+      const { mat } = await checkHost(deps.ctx, guildId, interaction.user.id, input.mat);
+      const options = { rounds: input.rounds ?? LIMITS.rounds.default };
+      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id } });
+    }
+    case 'rules': {
+      const guildId = requireGuild(interaction);
+      if ([input.rounds, input.rerolls, input.sideboard, input.pace].every((x) => x === null)) {
+        throw new UserError('krellstones/no-rules', 'Give at least one rule to change: rounds, rerolls, sideboard or pace.');
+      }
+      const table = await setRules(deps.ctx, { guildId, userId: interaction.user.id, rounds: input.rounds, rerolls: input.rerolls, sideboard: input.sideboard === null ? null : input.sideboard === 0 ? 'off' : input.sideboard, pace: input.pace });
+      const { rulesText } = await import('../src/games/krellstones/present.ts');
+      await interaction.reply({ content: `📜 Table #${table.id} now plays: ${rulesText(table.options)}. Everyone confirms again with **Ready**.`, flags: EPHEMERAL });
+      return;
+    }
+    case 'join': {
+      const guildId = requireGuild(interaction);
+      // Several named: one table with all of them unless `mode` says otherwise.
+      if (await runsCycles(deps.ctx, guildId)) return joinOrIntend(interaction, deps, module, [input.host, ...input.more], input.mode ?? (input.more.length ? 'together' : null));
+      if (input.more.length || input.mode) throw new UserError('krellstones/join-one', 'Outside a Rest Phase, `join` takes just the `host` whose table you join.');
+      if (input.host.id === interaction.user.id) throw new UserError('krellstones/join-self', 'That is you: host with `/krellstones start`, or name the host whose table you join.');
+      const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: input.host.id, hostOnly: true });
+      if (!table) throw new UserError('krellstones/no-table', `${mention(input.host.id)} is not hosting a Krellstones table waiting for players. Ask them to \`/krellstones start\`, or host your own.`);
+      if (table.seats.length >= table.seatCount) throw new UserError('krellstones/table-full', `${mention(input.host.id)}'s table is full (${table.seatCount} players).`);
+      await checkJoin(deps.ctx, guildId, interaction.user.id, table.id);
+      const r = await joinTable(deps.ctx, { tableId: table.id, guildId, guildName: interaction.guild?.name ?? '', user: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot } });
+      await interaction.reply({
+        content: `🪑 ${mention(interaction.user.id)} joins ${mention(input.host.id)}'s Krellstones table #${r.table.id} (${r.table.seats.length} of ${r.table.seatCount}). Choose your stones with **Choose stones** on the table or \`/krellstones select\`, then **Ready**.`,
+        allowedMentions: { users: [input.host.id] },
+      });
+      return;
+    }
+    case 'select': {
+      const r = await selectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
+      return lobbyReply(interaction, `✅ You bring your ${r.stone}`, r.table);
+    }
+    case 'unselect': {
+      const r = await unselectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
+      return lobbyReply(interaction, `↩️ Your ${r.stone} is put back`, r.table);
+    }
+    case 'ready':
+      return readyCommand(interaction, deps);
+    case 'sideboard':
+      return sideboardCommand(interaction, input, deps);
+    case 'abandon': {
+      const guildId = requireGuild(interaction);
+      const table = input.game === null ? await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id }) : null;
+      if (table) {
+        const after = await leaveTable(deps.ctx, { tableId: table.id, guildId, userId: interaction.user.id });
+        await interaction.reply({ content: after.status === 'cancelled' ? `🚪 You closed your table #${table.id}: no game starts.` : `🚪 You left table #${table.id}.`, flags: EPHEMERAL });
+        return;
+      }
+      const { gameId, snap } = await ownGame(interaction, deps, input.game);
+      if (snap.game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
+      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length));
+      return;
+    }
+    case 'yell': {
+      const { guildId, gameId, snap } = await ownGame(interaction, deps, input.game);
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text }, expectedVersion: snap.game.version });
+      await interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${gameId}).`, allowedMentions: { parse: [] } });
+      return;
+    }
+    case 'pace': {
+      const guildId = requireGuild(interaction);
+      if (input.game === null) {
+        const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
+        if (table) {
+          await setRules(deps.ctx, { guildId, userId: interaction.user.id, pace: input.pace });
+          await interaction.reply({ content: `⏱️ Table #${table.id} will play at **${input.pace}** pace.`, flags: EPHEMERAL });
+          return;
+        }
+      }
+      const { gameId, snap } = await ownGame(interaction, deps, input.game);
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace }, expectedVersion: snap.game.version });
+      await interaction.reply({ content: `⏱️ Game #${gameId} now runs at **${input.pace}** pace (the steps already running keep their deadlines).`, flags: EPHEMERAL });
+      return;
+    }
+    case 'view':
+      return viewCommand(interaction, input, deps);
+    default:
+      return runCommonSubcommand(interaction, input, deps, module);
+  }
+}
+
+/** Suggestions: your stones (by number or alias, for select, unselect and the sideboard), your mats, games. */
+async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps): Promise<void> {
+  const focused = interaction.options.getFocused(true);
+  const sub = interaction.options.getSubcommand(false);
+  if (focused.name === 'game') return autocompleteGame(interaction, deps, module, sub === 'view');
+  const guildId = interaction.guildId;
+  if (!guildId) return respondChoices(interaction, []);
+  const typed = String(focused.value).toLowerCase().replace(/^#/, '');
+  if (focused.name === 'mat') {
+    const mats = await inTransaction(deps.ctx, (tx) => matsOf(tx, deps.ctx, guildId, interaction.user.id));
+    return respondChoices(interaction, mats.map((m) => ({ name: `${m.data.name} (#${m.id})`, value: String(m.id) })).filter((c) => c.name.toLowerCase().includes(typed)));
+  }
+  if (focused.name === 'stone' || focused.name === 'add') {
+    const stones = await inTransaction(deps.ctx, (tx) => stonesOf(tx, deps.ctx, guildId, interaction.user.id));
+    const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
+    const d = seatData(table?.seats.find((s) => s.playerId === interaction.user.id)?.data);
+    const chosen = new Set([...d.stones, ...d.sideboard]);
+    const list = stones.filter((s) => (sub === 'unselect' ? chosen.has(String(s.id)) : s.lockedByGameId === null && !chosen.has(String(s.id))));
+    const choices = list.map((s) => ({
+      name: `${ownedStoneName(s)}: ${s.data.sides.map((x) => x.face?.value ?? x.printed).join('/')}`.slice(0, 100),
+      value: s.data.alias ?? String(s.id),
+    }));
+    return respondChoices(interaction, choices.filter((c) => c.name.toLowerCase().includes(typed)));
+  }
+  return respondChoices(interaction, []);
+}
+
+void STONE_KINDS;
+
+export default defineCommand<Input>({
+  data,
+  schema: schema as unknown as z.ZodType<Input>,
+  read,
+  execute,
+  autocomplete,
+});

@@ -1,0 +1,257 @@
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInMessageActionRow } from 'discord.js';
+import { mention, plain, scoreText, ts } from '../../bot/format.ts';
+import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
+import type { Notification } from '../../services/notifications.ts';
+import { STONE_KINDS, YELL } from './data.ts';
+import type { KrellstonesView, ViewSeat, ViewStone } from './engine/index.ts';
+import { ids } from './ids.ts';
+import { optionsSchema } from './engine/index.ts';
+import { seatData } from './lobby.ts';
+
+/**
+ * How Krellstones looks in Discord: the board is one text message edited in place (every roll,
+ * effect, choice and round), legible on a phone: one block per player in position order with
+ * their six stones and current values, what was discarded and why (the rulebook's words), the
+ * running sum and rounds won; then the phase and its deadline, this round's announcements and the
+ * last round's result. Buttons: **Choose rerolls**, **Ready**, **Yell** (during a Pup window) and
+ * **Sideboard swap**. Nothing secret is shown: a reroll selection appears only in its owner's
+ * ephemeral panel; the board says only who is ready.
+ */
+
+type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+type Names = Record<string, string>;
+
+const row = (components: APIButtonComponent[]): Row => ({ type: ComponentType.ActionRow, components });
+const button = (custom_id: string, label: string, style: ButtonStyle, extra: Partial<APIButtonComponent> = {}): APIButtonComponent =>
+  ({ type: ComponentType.Button, style, custom_id, label, ...extra }) as APIButtonComponent;
+const linkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Board' });
+
+export const nameOf = (names: Names, id: string) => plain(names[id] ?? (id.startsWith('autopilot') ? 'Autopilot' : 'player'));
+
+/** "Krell" or "Krell “Lucky”". */
+export function stoneName(st: { type: ViewStone['type']; alias: string | null; id?: string }): string {
+  return `${STONE_KINDS[st.type].name}${st.alias ? ` “${plain(st.alias)}”` : ''}`;
+}
+
+/** One stone as the board shows it: its value now, struck through when out, with why. */
+export function stoneText(st: ViewStone): string {
+  const kind = STONE_KINDS[st.type].name;
+  const v = st.value;
+  const alias = st.alias ? ` “${plain(st.alias)}”` : '';
+  switch (st.status) {
+    case 'unrolled':
+      return `${kind}${alias} ${st.ghost ? '👻' : '·'}`;
+    case 'in':
+      return `${kind}${alias} **${v}**${st.ghost ? ' 👻' : ''}${st.rerolled ? ' 🔁' : ''}`;
+    case 'discarded':
+      return `${kind}${alias} ~~${v}~~`;
+    case 'buried':
+      return `${kind}${alias} ⚰️~~${v}~~`;
+    case 'benched':
+      return `${kind}${alias} — benched`;
+  }
+}
+
+const PHASE_TEXT = { rolling: 'rolling', rerolls: 'choosing rerolls', swaps: 'sideboard swaps', over: 'over' } as const;
+
+function choiceMark(seat: ViewSeat): string {
+  switch (seat.choice) {
+    case 'ready':
+      return ' ✅ ready';
+    case 'pending':
+      return ' ⏳ choosing';
+    case 'expired':
+      return ' ⌛ ran out';
+    default:
+      return '';
+  }
+}
+
+/** A player's block: name, sum, rounds won, then their stones and the reasons for what is out. */
+function seatBlock(view: KrellstonesView, seat: ViewSeat, names: Names, meta: { autopilot: readonly string[] }): string[] {
+  const who = mention(seat.player);
+  const bot = seat.out ? ' 🤖 (forfeited: the autopilot plays)' : meta.autopilot.includes(seat.player) && !seat.player.startsWith('autopilot') ? ' 🤖' : '';
+  const bust = seat.wouldBust && seat.stones.some((s) => s.status !== 'unrolled' && s.status !== 'benched') ? ' 💥' : '';
+  const host = view.host === seat.player ? ' 🎩' : '';
+  const head = `**${seat.position + 1}.** ${who}${host}${bot} · sum **${seat.sum}**${bust} · 🏆 ${seat.roundsWon}${choiceMark(seat)}`;
+  const stones = seat.stones.map(stoneText).join(' · ');
+  const out = [...new Set(seat.stones.filter((s) => s.why).map((s) => `${STONE_KINDS[s.type].name} ${s.value}: ${s.why}`))];
+  const lines = [head, `> ${stones}`];
+  if (out.length) lines.push(`> ✖ ${out.join(' · ')}`);
+  if (seat.ghostNext) lines.push('> 👻 Their Dancer returns next round on its highest side.');
+  if (view.sideboard !== null && seat.sideboard.length) lines.push(`> Sideboard: ${seat.sideboard.map((s) => `${stoneName(s)} (${s.sides.map((x) => x.value).join('/')})`).join(' · ')}`);
+  void names;
+  return lines;
+}
+
+/** The phase and what it waits for, with its deadline when known. */
+function phaseLine(view: KrellstonesView, meta: Pick<BoardMeta, 'deadlines'> & { dueAt?: Date | null }): string {
+  if (view.outcome) return '🏁 **Game over**';
+  const due = (p: string) => meta.deadlines[p] ?? null;
+  const firstDeadline = view.awaiting.map(due).find((d): d is Date => d instanceof Date) ?? meta.dueAt ?? null;
+  const until = firstDeadline ? ` until ${ts(firstDeadline, 't')} (${ts(firstDeadline, 'R')})` : '';
+  if (view.phase === 'rolling') {
+    const next = view.nextRoller ? `${mention(view.nextRoller)} rolls next` : 'everyone has rolled; effects resolve next';
+    const at = meta.dueAt ? ` ${ts(meta.dueAt, 'R')}` : '';
+    return `🎲 **Rolling**: ${next}${at}`;
+  }
+  if (view.phase === 'rerolls') {
+    const ready = view.order.filter((p) => view.seats[p]!.choice === 'ready').length;
+    const asked = view.order.filter((p) => view.seats[p]!.choice === 'pending' || view.seats[p]!.choice === 'ready').length;
+    return `🔁 **Choosing rerolls** (secret; ${ready} of ${asked} ready)${until}`;
+  }
+  if (view.phase === 'swaps') return `🔄 **Sideboard swaps** before round ${view.round + 1}${until}`;
+  return `Phase: ${PHASE_TEXT[view.phase]}`;
+}
+
+function announcementsLine(view: KrellstonesView): string | null {
+  if (!view.announcements.length) return null;
+  return `📣 ${view.announcements.map((a) => `**${a.text}**${a.player ? ` (${mention(a.player)})` : ''}`).join(' · ')}`;
+}
+
+/** The result of a finished round in one line. */
+export function roundResult(view: Pick<KrellstonesView, 'history'>, index: number): string {
+  const r = view.history[index]!;
+  const sums = r.order.map((p) => `${mention(p)} ${r.sums[p]}${r.busted.includes(p) ? ' 💥' : ''}`).join(' · ');
+  const who = r.winner ? `${mention(r.winner)} won${r.unchecked ? ' (everyone else busted)' : ''}` : 'nobody won (a tie or everyone busted)';
+  return `Round ${r.round}${r.reversed ? ' (Pawn is Queen: lowest wins)' : ''}: ${who}. ${sums}`;
+}
+
+function buttons(view: KrellstonesView, meta: BoardMeta): Row[] {
+  if (view.outcome) return [];
+  const out: APIButtonComponent[] = [];
+  if (view.windows.length) out.push(button(ids.make('yell', meta.gameId, meta.version), 'Yell!', ButtonStyle.Danger, { emoji: { name: '📢' } }));
+  if (view.phase === 'rerolls') {
+    out.push(button(ids.make('rr', meta.gameId, meta.version), 'Choose rerolls', ButtonStyle.Primary, { emoji: { name: '🎲' } }));
+    out.push(button(ids.make('ready', meta.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } }));
+  }
+  if (view.phase === 'swaps') {
+    out.push(button(ids.make('sw', meta.gameId, meta.version), 'Sideboard swap', ButtonStyle.Primary, { emoji: { name: '🔄' } }));
+    out.push(button(ids.make('ready', meta.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } }));
+  }
+  return out.length ? [row(out)] : [];
+}
+
+/** When the running SYSTEM step (the next roll, the end of the rolling phase) falls due, if known. */
+function systemDue(view: KrellstonesView, meta: BoardMeta): Date | null {
+  if (view.phase !== 'rolling' || view.outcome) return null;
+  const key = view.rolled < view.order.length ? `roll:r${view.round}:${view.rolled}` : `rolled:r${view.round}`;
+  return meta.timers?.find((t) => t.key === key && t.player === undefined)?.dueAt ?? null;
+}
+
+function board(view: KrellstonesView, boardMeta: BoardMeta): MessagePayload {
+  const meta = { ...boardMeta, dueAt: systemDue(view, boardMeta) };
+  const names = meta.names;
+  const settings = [`${view.pace}`, view.rerolls ? 'rerolls on' : 'rerolls off', view.sideboard === null ? 'no sideboard' : `sideboard ${view.sideboard}`].join(' · ');
+  const roundText = view.outcome ? `${view.rounds} rounds` : `round **${view.round}** of ${view.rounds}`;
+  const lines = [`🎲 **Krellstones #${meta.gameId}**${meta.practice ? ' (practice)' : ''} · ${roundText} · ${settings}`];
+  if (!view.outcome) {
+    lines.push(phaseLine(view, meta));
+    if (view.reversed) lines.push('👑 **Pawn is Queen**: the lowest sum wins this round.');
+    if (view.pawnsOut) lines.push('🪑 Every Pawn is benched this round (Pawn is Queen last round).');
+    for (const p of view.windows) lines.push(`🐶 **PUP IN THE HANGAR**: ${mention(p)}, yell \`${YELL}\` now (the Yell! button or \`/krellstones yell\`)${meta.deadlines[p] ? ` before ${ts(meta.deadlines[p]!, 'R')}` : ''}!`);
+  }
+  lines.push('');
+  for (const p of view.order) lines.push(...seatBlock(view, view.seats[p]!, names, { autopilot: meta.autopilot ?? [] }));
+  const ann = view.outcome ? null : announcementsLine(view);
+  if (ann) lines.push('', ann);
+  if (view.lastRound) lines.push('', `📜 ${roundResult(view, view.history.length - 1)}`);
+  if (view.outcome) {
+    const o = view.outcome;
+    const scores = o.scores ?? {};
+    lines.push('');
+    if (o.forfeited) lines.push(`🏳️ ${(meta.timedOut ?? []).includes(o.forfeited) ? `${mention(o.forfeited)}’s time ran out` : `${mention(o.forfeited)} forfeited`}.`);
+    if (o.winners.length === 0) lines.push(`🏁 **Game over**: a draw, rounds won ${scoreText(scores, [])}.`);
+    else lines.push(`🏆 **${o.winners.map(mention).join(' and ')} win${o.winners.length === 1 ? 's' : ''}**, rounds won ${scoreText(scores, o.winners)}.`);
+  }
+  lines.push(meta.seed ? `-# Fair dice: seed \`${meta.seed}\` (commitment \`${meta.seedCommitment.slice(0, 16)}…\`; check with \`/stonehall verify\`).` : `-# Fair dice: seed commitment \`${meta.seedCommitment.slice(0, 16)}…\`, revealed at the end.`);
+  const pinged = view.outcome ? [] : view.windows.filter((p) => !p.startsWith('autopilot'));
+  return { content: clipLines(lines, 2000), components: buttons(view, meta), allowed_mentions: pinged.length ? { users: pinged } : { parse: [] } };
+}
+
+/** Joins lines, dropping whole middle lines (not the head) to stay under `max` characters. */
+function clipLines(lines: string[], max: number): string {
+  let text = lines.join('\n');
+  if (text.length <= max) return text;
+  const kept = lines.slice();
+  while (kept.join('\n').length > max - 2 && kept.length > 2) kept.splice(kept.length - 2, 1);
+  text = kept.join('\n');
+  return text.slice(0, max);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DMs
+
+function notification(n: Notification, meta: NotificationMeta): MessagePayload {
+  const title = `**Krellstones #${n.gameId}**`;
+  const links = meta.boardUrl ? [row([linkButton(meta.boardUrl)])] : [];
+  if (n.type === 'turn' || n.type === 'reminder') {
+    const view = n.view as KrellstonesView;
+    const me = Object.values(view.seats).find((s) => s.selection !== null || view.awaiting.includes(s.player))?.player ?? null;
+    const head = n.type === 'reminder' ? `⏰ Reminder: ${title} waits for you until ${ts(n.deadlineAt, 'R')}.` : null;
+    const gameMeta = { gameId: n.gameId, version: meta.version, names: meta.names, deadlines: {}, seedCommitment: '', seed: null } as BoardMeta;
+    if (me && view.windows.includes(me)) {
+      const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly before ${ts(n.deadlineAt, 'R')} (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
+      const b = meta.active && !meta.public ? [row([button(ids.make('yell', n.gameId, meta.version), 'Yell!', ButtonStyle.Danger, { emoji: { name: '📢' } })])] : [];
+      return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
+    }
+    if (view.phase === 'rerolls') {
+      const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret) before ${ts(n.deadlineAt, 'R')}; if time runs out you reroll nothing.`];
+      const mine = me ? view.seats[me] : null;
+      if (mine) text.push(`Your stones: ${mine.stones.map(stoneText).join(' · ')} (sum ${mine.sum})`);
+      const b =
+        meta.active && !meta.public
+          ? [row([button(ids.make('rr', n.gameId, meta.version), 'Choose rerolls', ButtonStyle.Primary, { emoji: { name: '🎲' } }), button(ids.make('ready', n.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } })])]
+          : [];
+      void gameMeta;
+      return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
+    }
+    if (view.phase === 'swaps') {
+      const text = [head ?? `🔄 Round ${view.round} of ${title} is over: swap stones from your sideboard before ${ts(n.deadlineAt, 'R')}, then Ready.`];
+      const b =
+        meta.active && !meta.public
+          ? [row([button(ids.make('sw', n.gameId, meta.version), 'Sideboard swap', ButtonStyle.Primary, { emoji: { name: '🔄' } }), button(ids.make('ready', n.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } })])]
+          : [];
+      return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
+    }
+    return { content: `${title} waits for you: see the board.`, components: links, allowed_mentions: { parse: [] } };
+  }
+  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
+  const scores = n.scores ?? {};
+  const ranked = Object.entries(scores).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
+  const list = ranked.length ? ` (rounds won: ${ranked.map(([p, s]) => `${mention(p)} ${s}`).join(' · ')})` : '';
+  const text =
+    n.winners.length === 0
+      ? `🏁 ${title} is over: a draw${list}.`
+      : `🏁 ${title} is over: 🏆 ${n.winners.map(mention).join(' and ')} win${n.winners.length === 1 ? 's' : ''}${list}.`;
+  return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, components: links, allowed_mentions: { parse: [] } };
+}
+
+function summary(view: KrellstonesView, viewer: string, meta: { gameId: number; names: Names }): string {
+  const others = view.players.filter((p) => p !== viewer).map((p) => nameOf(meta.names, p));
+  const state = view.outcome ? 'over' : view.awaiting.includes(viewer) ? `your choice (${PHASE_TEXT[view.phase]})` : PHASE_TEXT[view.phase];
+  const won = view.seats[viewer]?.roundsWon;
+  return `#${meta.gameId} with ${others.join(', ')}: round ${view.round} of ${view.rounds}, ${state}${won !== undefined ? `, you won ${won}` : ''}`;
+}
+
+/** The host's rules in one line: "5 rounds · rerolls on · sideboard 2 · SLOW". */
+export function rulesText(options: unknown): string {
+  const o = optionsSchema.parse(options ?? {});
+  return [`${o.rounds} round${o.rounds === 1 ? '' : 's'}`, o.rerolls ? 'rerolls on' : 'rerolls off', o.sideboard === 'off' ? 'no sideboard' : `sideboard ${o.sideboard}`, `${o.pace} pace`].join(' · ');
+}
+
+export const present: GamePresenter<KrellstonesView> = {
+  board: (view, meta) => board(view, meta),
+  notification,
+  summary,
+  table: {
+    title: () => 'Krellstones',
+    seatLabels: (n) => Array.from({ length: n }, (_, i) => `${i + 1}.`),
+    note: (options) => `Rules: ${rulesText(options)}. The host sets them with \`/krellstones rules\` before the start (the pace any time).`,
+    // Public: how many stones are chosen and the sideboard's size, never which (opponents see sideboards only after the start).
+    seatNote: (seat) => {
+      const d = seatData(seat.data);
+      return `${d.stones.length} of 6 stones chosen${d.sideboard.length ? ` · sideboard ${d.sideboard.length}` : ''}${seat.host && d.mat !== undefined ? ` · mat #${d.mat}` : ''}`;
+    },
+  },
+};
