@@ -174,6 +174,21 @@ describe('REST surface', () => {
     expect(edited.attachments.size).toBe(0);
   });
 
+  it("holds uploads to Discord's limits: 10 attachments a message, 10 MiB a file", async () => {
+    const channel = (await h.client.channels.fetch(h.emulator.channels.games)) as TextChannel;
+    const file = (i: number, bytes = 4) => ({ attachment: Buffer.alloc(bytes, i), name: `f${i}.png` });
+    const ten = await channel.send({ files: Array.from({ length: 10 }, (_, i) => file(i)) });
+    expect(ten.attachments.size).toBe(10);
+    const eleven = await channel.send({ files: Array.from({ length: 11 }, (_, i) => file(i)) }).catch((e: unknown) => e);
+    expect(eleven).toMatchObject({ status: 400, code: 50035, rawError: { errors: { attachments: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } } });
+    // An edit may not bring a message past ten either.
+    const more = await ten.edit({ files: [file(11)], attachments: [...ten.attachments.values()] }).catch((e: unknown) => e);
+    expect(more).toMatchObject({ status: 400, code: 50035 });
+    const big = await channel.send({ files: [file(0, 10 * 1024 * 1024 + 1)] }).catch((e: unknown) => e);
+    expect(big).toMatchObject({ status: 413, code: 40005 });
+    expect((await channel.send({ files: [file(0, 10 * 1024 * 1024)] })).attachments.first()!.size).toBe(10 * 1024 * 1024);
+  });
+
   it('guild routes: members, roles, channels, commands CRUD', async () => {
     const guild = h.client.guilds.cache.get(h.emulator.guildId)!;
     const alice = await guild.members.fetch({ user: h.emulator.users.alice, force: true });
