@@ -104,6 +104,8 @@ export class RateLimiter {
       }
     }
 
+    // One bucket per interaction and webhook token adds up over a long session: drop the lapsed ones.
+    if (this.buckets.size > 10_000) for (const [k, b] of this.buckets) if (now >= b.resetAt) this.buckets.delete(k);
     let w = this.buckets.get(key);
     if (!w || now >= w.resetAt) {
       w = { count: 0, resetAt: now + spec.windowMs };
