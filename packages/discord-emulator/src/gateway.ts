@@ -13,9 +13,10 @@ import type {
   GatewayMessageDeleteDispatchData,
   GatewayMessageUpdateDispatchData,
   GatewayReadyDispatchData,
+  GatewayThreadCreateDispatchData,
 } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { apiCurrentUser, apiGatewayGuild, apiMember, apiMessage } from './serialize.ts';
+import { apiChannel, apiCurrentUser, apiGatewayGuild, apiMember, apiMessage } from './serialize.ts';
 import type { EmulatorEvent, EmulatorState, MessageRecord } from './state.ts';
 import type { EmulatorLogger } from './logger.ts';
 
@@ -107,6 +108,7 @@ export interface DispatchData {
   MESSAGE_CREATE: GatewayMessageCreateDispatchData;
   MESSAGE_UPDATE: GatewayMessageUpdateDispatchData;
   MESSAGE_DELETE: GatewayMessageDeleteDispatchData;
+  THREAD_CREATE: GatewayThreadCreateDispatchData;
   INTERACTION_CREATE: Record<string, unknown>;
 }
 export type DispatchName = keyof DispatchData;
@@ -446,6 +448,12 @@ export class Gateway {
         this.dispatch('MESSAGE_DELETE', e.guildId, (s) =>
           s.intents & intent ? { id: e.id, channel_id: e.channelId, ...(e.guildId ? { guild_id: e.guildId } : {}) } : null,
         );
+        return;
+      }
+      case 'thread.create': {
+        // Private threads reach only sessions whose bot may see them (it is a member of those it starts).
+        const thread = { ...(apiChannel(this.state, e.channel) as GatewayThreadCreateDispatchData), newly_created: true as const };
+        this.dispatch('THREAD_CREATE', e.channel.guildId, (s) => (s.intents & Intent.Guilds ? thread : null));
         return;
       }
       default:

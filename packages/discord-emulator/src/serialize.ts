@@ -88,6 +88,31 @@ export function apiMember(state: EmulatorState, m: MemberRecord): APIGuildMember
 }
 
 export function apiChannel(state: EmulatorState, c: ChannelRecord): APIChannel {
+  if (c.thread) {
+    const count = state.messagesIn(c.id).filter((m) => m.visibleTo === null).length;
+    return {
+      id: c.id,
+      type: c.type,
+      guild_id: c.guildId ?? undefined,
+      name: c.name ?? '',
+      parent_id: c.thread.parentId,
+      owner_id: c.thread.ownerId,
+      last_message_id: c.lastMessageId,
+      rate_limit_per_user: 0,
+      flags: 0,
+      message_count: count,
+      member_count: c.thread.memberIds.length,
+      total_message_sent: count,
+      thread_metadata: {
+        archived: false,
+        archive_timestamp: c.thread.createdAt,
+        auto_archive_duration: c.thread.autoArchiveMinutes,
+        locked: false,
+        create_timestamp: c.thread.createdAt,
+        ...(c.type === ChannelKind.PrivateThread ? { invitable: true } : {}),
+      },
+    } as unknown as APIChannel;
+  }
   if (c.type === ChannelKind.DM) {
     const recipient = c.recipientId ? state.users.get(c.recipientId) : undefined;
     return {
@@ -173,7 +198,7 @@ export function apiGuild(g: GuildRecord, withCounts = false): APIGuild & { [fiel
 export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): GatewayGuildCreateDispatchData & { [field: string]: unknown } {
   const botMember = g.members.get(state.application.botUserId);
   const channels = [...state.channels.values()]
-    .filter((c) => c.guildId === g.id)
+    .filter((c) => c.guildId === g.id && !c.thread)
     .sort((a, b) => a.position - b.position)
     .map((c) => apiChannel(state, c) as GatewayGuildCreateDispatchData['channels'][number]);
   return {
@@ -186,7 +211,7 @@ export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): GatewayGu
     voice_states: [],
     members: [...g.members.values()].map((m) => apiMember(state, m)),
     channels,
-    threads: [],
+    threads: [...state.channels.values()].filter((c) => c.thread && c.guildId === g.id).map((c) => apiChannel(state, c)) as GatewayGuildCreateDispatchData['threads'],
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],
@@ -301,5 +326,8 @@ export function apiMessage(state: EmulatorState, m: MessageRecord, opts: Message
       if (member && !m.webhookId) withGuild.member = apiMemberFields(member);
     }
   }
+  // A thread started from this message has the message's id.
+  const thread = state.channels.get(m.id);
+  if (thread?.thread && thread.thread.parentId === m.channelId) msg.thread = apiChannel(state, thread) as APIMessage['thread'];
   return msg;
 }

@@ -28,8 +28,9 @@ const call = async (method: string, path: string, body?: unknown) => {
 beforeAll(async () => {
   h = await startHarness({
     onRestExchange: (e) => void exchanges.push(e),
-    // One typing call per channel and window: the second is a real 429 to check.
-    rateLimits: { routes: [{ route: 'POST /channels/:channelId/typing', limit: 1, windowMs: 600_000 }] },
+    // One typing call per channel and window: the second is a real 429 to check. The test sends
+    // more than 50 requests a second, which is not what it is about.
+    rateLimits: { globalPerSecond: 10_000, routes: [{ route: 'POST /channels/:channelId/typing', limit: 1, windowMs: 600_000 }] },
   });
   api = `${h.emulator.apiBase}/v10`;
   auth = { authorization: `Bot ${h.emulator.botToken}` };
@@ -89,6 +90,13 @@ describe("the emulator's answers against Discord's spec", () => {
     await call('GET', `/channels/${general}/messages/${messageId}`);
     expect((await call('GET', `/channels/${general}/messages/${unknownId}`)).status).toBe(404);
     await call('PATCH', `/channels/${general}/messages/${messageId}`, { content: 'edited' });
+    // threads: from a message (once), on their own, refused without a name
+    expect((await call('POST', `/channels/${general}/messages/${messageId}/threads`, { name: 'a thread', auto_archive_duration: 1440 })).status).toBe(201);
+    expect((await call('POST', `/channels/${general}/messages/${messageId}/threads`, { name: 'again' })).status).toBe(400);
+    const own = await call('POST', `/channels/${general}/threads`, { name: 'own thread', type: 11 });
+    expect(own.status).toBe(201);
+    expect((await call('POST', `/channels/${general}/threads`, { type: 12 })).status).toBe(400);
+    expect((await call('POST', `/channels/${(own.body as { id: string }).id}/messages`, { content: 'in the thread' })).status).toBe(200);
     expect((await call('DELETE', `/channels/${general}/messages/${messageId}`)).status).toBe(204);
 
     // guilds
