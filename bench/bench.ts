@@ -7,6 +7,8 @@ import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './
 import { sweepBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
 import { keystoneBench, printKeystoneBench } from './keystone.ts';
+import { krellstonesGameTime } from './krellstones.ts';
+import { krellstonesTimerToBoard } from './krellstones-board.ts';
 import { botMemory } from './memory.ts';
 import { ms } from './stats.ts';
 
@@ -20,6 +22,14 @@ out('| engine | players | moves/s | games/s |\n| --- | ---: | ---: | ---: |');
 for (const e of engineThroughput(quick ? 1 : 2)) out(`| ${e.engine} | ${e.players} | ${e.movesPerSecond.toLocaleString('en')} | ${e.gamesPerSecond.toLocaleString('en')} |`);
 out();
 printKeystoneBench(keystoneBench(quick ? 1 : 4), out);
+
+out();
+const krell = krellstonesGameTime(quick ? 3 : 9);
+out('## Krellstones: engine time of a 4-player, 17-round game (rerolls, sideboards, yells), median of seeded games');
+out('| games | moves per game | engine ms per game | of which setup + apply | µs per move |\n| ---: | ---: | ---: | ---: | ---: |');
+out(`| ${krell.games} | ${krell.moves} | ${krell.ms.toFixed(1)} | ${krell.applyMs.toFixed(1)} | ${(krell.msPerMove * 1000).toFixed(0)} |`);
+const edit = await krellstonesTimerToBoard(quick ? 2 : 6);
+out(`\nA roll's timer due -> the board edited in place (the real bot and the emulator, 4 players, FAST): ${edit.steps} rolls, p50 ${ms(edit.ms.p50)}, p99 ${ms(edit.ms.p99)}.`);
 
 out();
 printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);

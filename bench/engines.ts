@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { games } from '../src/games/index.ts';
+import { autopilotStones } from '../src/games/krellstones/lobby.ts';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import type { TellstonesState } from '../src/games/tellstones/engine/index.ts';
 import { SYSTEM, type AnyEngine } from '../src/kernel/types.ts';
@@ -37,6 +38,14 @@ function genericMove(engine: AnyEngine, state: unknown, r: () => number): { acto
   return { actor: timer.player ?? SYSTEM, move: timer.onExpiry.move };
 }
 
+/**
+ * What each player brings, for engines whose setup needs it (Krellstones' stones): the stones the
+ * autopilot gets in practice, generated from the game's seed.
+ */
+const playerData: Record<string, (players: string[], seed: string) => Record<string, unknown>> = {
+  krellstones: (players, seed) => autopilotStones(seed, players),
+};
+
 /** Player ids for a game of `n` seats. */
 const playerIds = (n: number) => Array.from({ length: n }, (_, i) => `1000000000000000${String(i + 1).padStart(2, '0')}`);
 
@@ -57,7 +66,9 @@ export function engineThroughput(seconds = 2): Array<{ engine: string; players: 
     const until = started + seconds * 1000;
     while (performance.now() < until) {
       const players = playerIds(Math.max(2, engine.minPlayers));
-      let state = engine.setup({ players, seed: randomBytes(32).toString('hex'), options: engine.optionsSchema.parse({}) });
+      const seed = randomBytes(32).toString('hex');
+      const data = playerData[engine.id]?.(players, seed);
+      let state = engine.setup({ players, seed, options: engine.optionsSchema.parse({}), ...(data ? { playerData: data } : {}) });
       while (engine.outcome(state) === null) {
         const { actor, move } = mover(state as never, r);
         state = engine.apply(state, actor, move);

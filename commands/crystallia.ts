@@ -5,7 +5,7 @@ import { playerNames } from '../src/bot/board.ts';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
 import { mention } from '../src/bot/format.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, readOpponent, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
@@ -30,7 +30,8 @@ const colour = z.enum(['red', 'blue', 'green', 'purple']);
 const schema = z.discriminatedUnion('subcommand', [
   z.object({
     subcommand: z.literal('join'),
-    opponent: userOption,
+    // None: an open challenge, for anyone here to accept.
+    opponent: userOption.optional(),
     more: z.array(userOption).max(2).default([]),
     advanced: z.boolean().nullable().transform((x) => x ?? false),
     mode: z.enum(['any', 'each', 'together']).nullable().default(null),
@@ -61,7 +62,7 @@ const builder = new SlashCommandBuilder()
     s
       .setName('join')
       .setDescription('Challenge 1 player, or invite 2-3 to a table (in a Rest Phase: your intent).')
-      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play').setRequired(true))
+      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play (none: an open challenge anyone here may accept)'))
       .addUserOption((o) => o.setName('opponent2').setDescription('A second opponent (a game of three or four)'))
       .addUserOption((o) => o.setName('opponent3').setDescription('A third opponent (a game of four)'))
       .addBooleanOption((o) => o.setName('advanced').setDescription('Advanced Mode: each player may flip platforms in secret before the first turn'))
@@ -116,10 +117,9 @@ const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
   return {
     subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    ...readOpponent(interaction),
     more: ['opponent2', 'opponent3']
       .map((n) => interaction.options.getUser(n))
       .filter((u) => u !== null)
@@ -176,7 +176,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
   switch (input.subcommand) {
     case 'join': {
       const options = { advanced: input.advanced };
-      return joinOrIntend(interaction, deps, module, [input.opponent, ...input.more], input.mode, {
+      return joinOrIntend(interaction, deps, module, [...(input.opponent ? [input.opponent] : []), ...input.more], input.mode, {
         options,
         title: input.advanced ? 'Crystallia (Advanced Mode)' : 'Crystallia',
         nonDefaultOptions: input.advanced,

@@ -1,15 +1,31 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
+import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { configureCycles, cycleTitle, endCycle, endSeason, findActiveCycle, openPhase, postLeaderboard, startCycle, startSeason } from '../src/services/cycles.ts';
 import { resolveCycle } from '../src/services/leaderboard.ts';
-import { getGuildSettings } from '../src/services/settings.ts';
+import { getGuildSettings, isModerator } from '../src/services/settings.ts';
+import { UserError } from '../src/services/errors.ts';
+import { games } from '../src/games/index.ts';
+import { grantItem, itemCatalogue, revokeItem } from '../src/services/inventory.ts';
+import { displayName } from '../src/bot/interaction-utils.ts';
 import type { Guild } from '../src/generated/prisma/client.ts';
 
-/** Moderators run seasons, cycles and phases (RULINGS.md, Commencement). */
+/**
+ * Moderators run seasons, cycles, phases and the cycle's items (RULINGS.md, Commencement). The
+ * whole command is for moderators, so Discord hides it from players (default member permissions:
+ * Manage Server); the services check the member again, as a server may override who sees it.
+ * Players see the season with `/stonehall cycle` and their items with `/inventory show`.
+ */
+
+const ITEMS = Object.fromEntries(itemCatalogue({ games }).map((i) => [i.id, i]));
+const ITEM_IDS = Object.keys(ITEMS);
+const itemChoices = ITEM_IDS.map((id) => ({ name: ITEMS[id]!.name, value: id }));
+const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
+const item = z.string().refine((s) => ITEM_IDS.includes(s), 'choose an item from the list');
+const count = z.number().int().min(1).max(99).nullable().transform((n) => n ?? 1);
 
 const name = z.string().trim().min(1).max(60);
 const snowflake = z.string().regex(/^\d+$/);
@@ -22,6 +38,8 @@ const schema = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('phase'), kind: z.enum(['rest', 'battle']) }),
   z.object({ subcommand: z.literal('end') }),
   z.object({ subcommand: z.literal('leaderboard'), cycle: z.string().trim().max(100).nullable() }),
+  z.object({ subcommand: z.literal('grant'), player: userOption, item, count }),
+  z.object({ subcommand: z.literal('revoke'), player: userOption, item, count }),
   z.object({
     subcommand: z.literal('config'),
     commencement: snowflake.nullable(),
@@ -37,8 +55,9 @@ type Input = z.infer<typeof schema>;
 
 const data = new SlashCommandBuilder()
   .setName('cycle')
-  .setDescription('Seasons, cycles, Rest and Battle phases (moderators).')
+  .setDescription('Moderators: seasons, cycles, Rest and Battle phases, items.')
   .setDMPermission(false)
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addSubcommand((s) => s.setName('status').setDescription('The current season, cycle, phase and schedule.'))
   .addSubcommand((s) =>
     s
@@ -70,6 +89,22 @@ const data = new SlashCommandBuilder()
   )
   .addSubcommand((s) =>
     s
+      .setName('grant')
+      .setDescription('Give a player items for the current cycle.')
+      .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
+      .addStringOption((o) => o.setName('item').setDescription('Which item').setRequired(true).addChoices(...itemChoices))
+      .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(99)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('revoke')
+      .setDescription('Take items away from a player.')
+      .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
+      .addStringOption((o) => o.setName('item').setDescription('Which item').setRequired(true).addChoices(...itemChoices))
+      .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(99)),
+  )
+  .addSubcommand((s) =>
+    s
       .setName('config')
       .setDescription('Channels, time zone and phase schedule.')
       .addChannelOption((o) => o.setName('commencement').setDescription('Where intents are taken (default #battle-commencement)').addChannelTypes(ChannelType.GuildText))
@@ -82,7 +117,11 @@ const data = new SlashCommandBuilder()
   );
 
 function read(i: ChatInputCommandInteraction): unknown {
+  const u = i.options.getUser('player');
   return {
+    player: u ? { id: u.id, name: displayName(u), bot: u.bot } : null,
+    item: i.options.getString('item'),
+    count: i.options.getInteger('count'),
     subcommand: i.options.getSubcommand(false),
     name: i.options.getString('name'),
     kind: i.options.getString('kind'),
@@ -119,6 +158,11 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
   const guildId = requireGuild(i);
   const member = memberAuthority(i);
   const ok = async (content: string): Promise<void> => void (await i.reply({ content: content.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } }));
+  // Discord hides /cycle from players, but a server may show it to anyone: every subcommand is
+  // for moderators (the use cases check again in their transactions).
+  if (!isModerator(await getGuildSettings(deps.ctx, guildId), member)) {
+    throw new UserError('cycle/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) run seasons and cycles. See the current one with `/stonehall cycle`.');
+  }
   switch (input.subcommand) {
     case 'status': {
       const cycle = await findActiveCycle(deps.ctx, guildId);
@@ -152,6 +196,14 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       const cycle = await resolveCycle(deps.ctx, guildId, input.cycle);
       const channelId = await postLeaderboard(deps.ctx, { guildId, member, cycleId: cycle.id });
       return ok(`🏆 The leaderboard of **${cycleTitle(cycle)}** is being posted in <#${channelId}>.`);
+    }
+    case 'grant': {
+      const { cycle, row } = await grantItem(deps.ctx, { guildId, member, player: input.player, item: input.item, count: input.count });
+      return ok(`✅ Granted ${input.count} × ${ITEMS[input.item]!.name} to <@${input.player.id}> for **${cycleTitle(cycle)}** (now ${row.count}).`);
+    }
+    case 'revoke': {
+      const { cycle, row } = await revokeItem(deps.ctx, { guildId, member, player: input.player, item: input.item, count: input.count });
+      return ok(`✅ Revoked ${input.count} × ${ITEMS[input.item]!.name} from <@${input.player.id}> in **${cycleTitle(cycle)}** (now ${row.count}).`);
     }
     case 'config': {
       const change = {

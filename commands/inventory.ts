@@ -5,50 +5,29 @@ import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, displayName, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
 import { cycleTitle } from '../src/services/cycles.ts';
 import { games } from '../src/games/index.ts';
-import { getInventory, grantItem, itemCatalogue, REWARD_ITEMS, revokeItem } from '../src/services/inventory.ts';
+import { getInventory, itemCatalogue, REWARD_ITEMS } from '../src/services/inventory.ts';
 
 const ITEMS = Object.fromEntries(itemCatalogue({ games }).map((i) => [i.id, i]));
 const ITEM_IDS = Object.keys(ITEMS);
 
-/** Items per cycle: players see theirs; moderators grant, revoke and look at anyone's. */
+/** Items per cycle: players see theirs; moderators look at anyone's (they grant and revoke with `/cycle`). */
 
 const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
-const item = z.string().refine((s) => ITEM_IDS.includes(s), 'choose an item from the list');
-const count = z.number().int().min(1).max(99).nullable().transform((n) => n ?? 1);
 
 const schema = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('show'), player: userOption.nullable() }),
-  z.object({ subcommand: z.literal('grant'), player: userOption, item, count }),
-  z.object({ subcommand: z.literal('revoke'), player: userOption, item, count }),
 ]);
 type Input = z.infer<typeof schema>;
 
-const choices = ITEM_IDS.map((id) => ({ name: ITEMS[id]!.name, value: id }));
 const data = new SlashCommandBuilder()
   .setName('inventory')
-  .setDescription('Your items for this cycle (moderators: grant, revoke, look at anyone’s).')
+  .setDescription('Your items for this cycle (moderators: look at anyone’s; /cycle grant gives items).')
   .setDMPermission(false)
   .addSubcommand((s) =>
     s
       .setName('show')
       .setDescription('Items for the current cycle, with each die’s effect.')
       .addUserOption((o) => o.setName('player').setDescription('Moderators: whose inventory (default: yours)')),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('grant')
-      .setDescription('Moderators: give a player items for the current cycle.')
-      .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-      .addStringOption((o) => o.setName('item').setDescription('Which item').setRequired(true).addChoices(...choices))
-      .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(99)),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('revoke')
-      .setDescription('Moderators: take items away from a player.')
-      .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-      .addStringOption((o) => o.setName('item').setDescription('Which item').setRequired(true).addChoices(...choices))
-      .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(99)),
   );
 
 function read(i: ChatInputCommandInteraction): unknown {
@@ -56,8 +35,6 @@ function read(i: ChatInputCommandInteraction): unknown {
   return {
     subcommand: i.options.getSubcommand(false),
     player: u ? { id: u.id, name: displayName(u), bot: u.bot } : null,
-    item: i.options.getString('item'),
-    count: i.options.getInteger('count'),
   };
 }
 
@@ -82,14 +59,6 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       const playerId = input.player?.id ?? i.user.id;
       const { cycle, items } = await getInventory(deps.ctx, { guildId, viewerId: i.user.id, member, playerId });
       return reply(inventoryText(cycleTitle(cycle), playerId === i.user.id ? 'You' : `<@${playerId}>`, items));
-    }
-    case 'grant': {
-      const { cycle, row } = await grantItem(deps.ctx, { guildId, member, player: input.player, item: input.item, count: input.count });
-      return reply(`✅ Granted ${input.count} × ${ITEMS[input.item]!.name} to <@${input.player.id}> for **${cycleTitle(cycle)}** (now ${row.count}).`);
-    }
-    case 'revoke': {
-      const { cycle, row } = await revokeItem(deps.ctx, { guildId, member, player: input.player, item: input.item, count: input.count });
-      return reply(`✅ Revoked ${input.count} × ${ITEMS[input.item]!.name} from <@${input.player.id}> in **${cycleTitle(cycle)}** (now ${row.count}).`);
     }
   }
 }

@@ -3,7 +3,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, readOpponent, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
 import { knucklebones } from '../src/games/knucklebones/index.ts';
@@ -19,7 +19,8 @@ const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), b
 const schema = z.discriminatedUnion('subcommand', [
   z.object({
     subcommand: z.literal('join'),
-    opponent: userOption,
+    // None: an open challenge, for anyone here to accept.
+    opponent: userOption.optional(),
     more: z.array(userOption).max(4).default([]),
     mode: z.enum(['any', 'each']).nullable().default(null),
   }),
@@ -36,7 +37,7 @@ const builder = new SlashCommandBuilder()
     s
       .setName('join')
       .setDescription('Challenge a player (or accept their challenge by naming them back).')
-      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play').setRequired(true))
+      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play (none: an open challenge anyone here may accept)'))
       .addUserOption((o) => o.setName('opponent2').setDescription('Rest Phase: another opponent you would play'))
       .addUserOption((o) => o.setName('opponent3').setDescription('Rest Phase: another opponent you would play'))
       .addUserOption((o) => o.setName('opponent4').setDescription('Rest Phase: another opponent you would play'))
@@ -65,10 +66,9 @@ const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
   return {
     subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    ...readOpponent(interaction),
     more: ['opponent2', 'opponent3', 'opponent4', 'opponent5']
       .map((n) => interaction.options.getUser(n))
       .filter((u) => u !== null)
@@ -82,7 +82,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
 async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
   switch (input.subcommand) {
     case 'join':
-      return joinOrIntend(interaction, deps, module, [input.opponent, ...input.more], input.mode);
+      return joinOrIntend(interaction, deps, module, [...(input.opponent ? [input.opponent] : []), ...input.more], input.mode);
     case 'place': {
       const guildId = requireGuild(interaction);
       const gameId = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND, gameId: input.game });

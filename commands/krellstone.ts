@@ -45,12 +45,12 @@ import {
 /**
  * `/krellstone`: the Krellstones collection of the help file (KRELLSTONE LIST, INSPECT, ROLL,
  * ALIAS, FACE LIST, FACE, TRASH, TRADEIN, SLOT, UNSLOT), the free starter kit, the shop, and
- * moderators' grants. The game itself is `/krellstones`. Answers about one's own collection are
+ * moderators' grants (through `/krellstone-grant`, hidden from players). The game itself is `/krellstones`. Answers about one's own collection are
  * ephemeral; a roll is shown to the channel. Stones are picked by alias or number, faces by number,
  * both with autocomplete.
  */
 
-const typeChoices = STONE_TYPES.map((t) => ({ name: STONE_KINDS[t].name, value: t }));
+export const typeChoices = STONE_TYPES.map((t) => ({ name: STONE_KINDS[t].name, value: t }));
 const stoneType = z.enum(STONE_TYPES);
 const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
 const stoneRef = z.string().trim().min(1).max(40);
@@ -214,45 +214,6 @@ const data = new SlashCommandBuilder()
           .setDescription('What to buy')
           .setRequired(true)
           .addChoices(...SHOP.map((i) => ({ name: `${i.name} (${i.price} credits)`, value: i.item }))),
-      ),
-  )
-  .addSubcommandGroup((g) =>
-    g
-      .setName('grant')
-      .setDescription('Moderators: give a player stones, faces, mats or credits.')
-      .addSubcommand((s) =>
-        s
-          .setName('stones')
-          .setDescription('Moderators: give new stones (random values).')
-          .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-          .addStringOption((o) => o.setName('type').setDescription('Stone type').setRequired(true).addChoices(...typeChoices))
-          .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(20)),
-      )
-      .addSubcommand((s) =>
-        s
-          .setName('faces')
-          .setDescription('Moderators: give faces (random, or as given).')
-          .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-          .addStringOption((o) => o.setName('type').setDescription('Stone type (default random)').addChoices(...typeChoices))
-          .addIntegerOption((o) => o.setName('value').setDescription('Value (needs the type; default random)').setMinValue(1).setMaxValue(67))
-          .addIntegerOption((o) => o.setName('weight').setDescription('Weight (default random)').addChoices({ name: '0', value: 0 }, { name: '1', value: 1 }, { name: '2', value: 2 }))
-          .addBooleanOption((o) => o.setName('promo').setDescription('Promo face (default: one in ten)'))
-          .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(20)),
-      )
-      .addSubcommand((s) =>
-        s
-          .setName('mats')
-          .setDescription('Moderators: give mats.')
-          .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-          .addStringOption((o) => o.setName('name').setDescription('The mat’s name (default Modern Krellstones mat)').setMaxLength(40))
-          .addIntegerOption((o) => o.setName('count').setDescription('How many (default 1)').setMinValue(1).setMaxValue(20)),
-      )
-      .addSubcommand((s) =>
-        s
-          .setName('credits')
-          .setDescription('Moderators: give credits.')
-          .addUserOption((o) => o.setName('player').setDescription('Who').setRequired(true))
-          .addIntegerOption((o) => o.setName('amount').setDescription('How many credits').setRequired(true).setMinValue(1).setMaxValue(100_000)),
       ),
   );
 

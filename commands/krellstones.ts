@@ -24,6 +24,7 @@ import type { KrellstonesView } from '../src/games/krellstones/engine/index.ts';
 import { krellstones } from '../src/games/krellstones/index.ts';
 import { checkHost, checkJoin, matsOf, ownTable, ownedStoneName, seatData, selectStone, setRules, sideboardAdd, stonesOf, unselectStone } from '../src/games/krellstones/lobby.ts';
 import { stoneName } from '../src/games/krellstones/present.ts';
+import { swapPanel } from '../src/games/krellstones/routes.ts';
 import { runsCycles } from '../src/services/cycles.ts';
 import { UserError } from '../src/services/errors.ts';
 import { getGame, inTransaction, listActiveGames, playMove, resolveOwnGame } from '../src/services/games.ts';
@@ -52,7 +53,7 @@ const schema = z.discriminatedUnion('subcommand', [
     pace: z.enum(PACES).nullable(),
   }),
   z.object({ subcommand: z.literal('join'), host: userOption, more: z.array(userOption).max(2).default([]), mode: z.enum(['any', 'each', 'together']).nullable().default(null) }),
-  z.object({ subcommand: z.literal('select'), stone: stoneOption }),
+  z.object({ subcommand: z.literal('select'), stone: stoneOption, replace: stoneOption.nullable().default(null) }),
   z.object({ subcommand: z.literal('unselect'), stone: stoneOption }),
   z.object({ subcommand: z.literal('ready') }),
   z.object({ subcommand: z.literal('sideboard'), add: stoneOption.nullable(), player: userOption.nullable() }),
@@ -104,9 +105,15 @@ const builder = new SlashCommandBuilder()
           .addChoices({ name: 'together', value: 'together' }, { name: 'any', value: 'any' }, { name: 'each', value: 'each' }),
       ),
   )
-  .addSubcommand((s) => s.setName('select').setDescription('Choose a stone to bring (by number or alias).').addStringOption((o) => stoneArg(o, 'One of your stones')))
-  .addSubcommand((s) => s.setName('unselect').setDescription('Put back a stone you chose (or took to your sideboard).').addStringOption((o) => stoneArg(o, 'A stone you chose')))
-  .addSubcommand((s) => s.setName('ready').setDescription('Ready to start: the stones you did not choose are drawn at random from yours.'))
+  .addSubcommand((s) =>
+    s
+      .setName('select')
+      .setDescription('A stone to bring (before the start), to reroll, or to swap in from your sideboard.')
+      .addStringOption((o) => stoneArg(o, 'One of your stones (number or alias)'))
+      .addStringOption((o) => o.setName('replace').setDescription('Between rounds: which active stone it replaces (which Krell)').setAutocomplete(true).setMaxLength(40)),
+  )
+  .addSubcommand((s) => s.setName('unselect').setDescription('Put back a stone you chose to bring, or to reroll.').addStringOption((o) => stoneArg(o, 'A stone you chose')))
+  .addSubcommand((s) => s.setName('ready').setDescription('Ready: to start (the rest drawn at random from your stones), with your rerolls, or done swapping.'))
   .addSubcommand((s) =>
     s
       .setName('sideboard')
@@ -150,6 +157,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     more: ['player2', 'player3'].map((n) => user(interaction.options.getUser(n))).filter((u) => u !== null),
     mode: interaction.options.getString('mode'),
     stone: interaction.options.getString('stone'),
+    replace: interaction.options.getString('replace'),
     add: interaction.options.getString('add'),
     player: user(interaction.options.getUser('player')),
     text: interaction.options.getString('text'),
@@ -174,6 +182,73 @@ async function lobbyReply(interaction: ChatInputCommandInteraction, text: string
   const seat = table.seats.find((s) => s.playerId === interaction.user.id);
   const n = seat ? seatData(seat.data).stones.length : 0;
   await interaction.reply({ content: `${text} (table #${table.id}: ${n} of 6 stones chosen; **Ready** fills the rest at random).`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+/**
+ * The invoker's game that waits for their choice now (rerolls, or swaps between rounds), when they
+ * are at no table: then `select`, `unselect` and `ready` are the help file's in-game commands.
+ */
+async function runningChoice(interaction: ChatInputCommandInteraction | AutocompleteInteraction, deps: BotDeps) {
+  const guildId = interaction.guildId;
+  if (!guildId) return null;
+  if (await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id })) return null;
+  const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: KIND });
+  for (const snap of games) {
+    if (!snap.game.seats.some((s) => s.playerId === interaction.user.id && !s.autopilot)) continue;
+    const view = snap.view(interaction.user.id) as KrellstonesView;
+    if (view.seats[interaction.user.id]?.choice === 'pending') return { guildId, gameId: snap.game.id, view };
+  }
+  if (games.length) throw new UserError('krellstones/no-choice', `Game #${games[0]!.game.id} is not waiting for a choice of yours now: stones are selected while choosing rerolls, and swapped between rounds.`);
+  return null;
+}
+
+type Running = NonNullable<Awaited<ReturnType<typeof runningChoice>>>;
+
+/** A stone of the invoker's in the game (in play or on the sideboard), by number or alias. */
+function gameStone(view: KrellstonesView, me: string, name: string, where: 'active' | 'sideboard') {
+  const seat = view.seats[me]!;
+  const list: Array<{ id: string; alias: string | null; type: keyof typeof STONE_KINDS }> = where === 'active' ? seat.stones : seat.sideboard;
+  const raw = name.trim();
+  const id = /^#?(\d{1,12})$/.exec(raw);
+  const hit = id ? list.find((s) => s.id === id[1]) : list.find((s) => s.alias?.toLowerCase() === raw.toLowerCase());
+  if (!hit) {
+    throw new UserError('krellstones/no-such-stone', where === 'active' ? `You have no stone “${raw.slice(0, 40)}” in this game.` : `“${raw.slice(0, 40)}” is not on your sideboard.`);
+  }
+  return hit;
+}
+
+async function selectInGame(interaction: ChatInputCommandInteraction, deps: BotDeps, g: Running, stone: string, replace: string | null): Promise<void> {
+  const me = interaction.user.id;
+  const seat = g.view.seats[me]!;
+  if (g.view.phase === 'rerolls') {
+    const st = gameStone(g.view, me, stone, 'active');
+    const selection = [...new Set([...(seat.selection ?? []), st.id])];
+    const r = await playMove(deps.ctx, { gameId: g.gameId, userId: me, guildId: g.guildId, kind: KIND, move: { type: 'select', stones: selection } });
+    const after = (r.after.view(me) as KrellstonesView).seats[me]!;
+    const names = after.stones.filter((x) => (after.selection ?? []).includes(x.id)).map((x) => `${stoneName(x)} ${x.value}`);
+    await interaction.reply({ content: `🎲 To reroll in game #${g.gameId} (only you see this): ${names.join(', ')}. Confirm with \`/krellstones ready\` or **Ready**.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+    return;
+  }
+  // Between rounds: a sideboard stone for an active one of its type (which Krell: the option, or the prompt).
+  const incoming = gameStone(g.view, me, stone, 'sideboard');
+  const candidates = seat.stones.filter((x) => x.type === incoming.type);
+  const outgoing = replace ? gameStone(g.view, me, replace, 'active') : candidates.length === 1 ? candidates[0]! : null;
+  if (!outgoing) {
+    await interaction.reply({ ...toDiscord(swapPanel(g.view, me, g.gameId, incoming.id)), flags: EPHEMERAL } as never);
+    return;
+  }
+  await playMove(deps.ctx, { gameId: g.gameId, userId: me, guildId: g.guildId, kind: KIND, move: { type: 'swap', in: incoming.id, out: outgoing.id } });
+  await interaction.reply({ content: `🔄 Swapped ${stoneName(incoming)} #${incoming.id} in for ${stoneName(outgoing)} #${outgoing.id} (game #${g.gameId}). More swaps, or \`/krellstones ready\`.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+async function unselectInGame(interaction: ChatInputCommandInteraction, deps: BotDeps, g: Running, stone: string): Promise<void> {
+  const me = interaction.user.id;
+  if (g.view.phase !== 'rerolls') throw new UserError('krellstones/not-choosing', 'Only a reroll selection can be undone; a swap is made at once (swap back if you like).');
+  const st = gameStone(g.view, me, stone, 'active');
+  const current = g.view.seats[me]!.selection ?? [];
+  if (!current.includes(st.id)) throw new UserError('krellstones/not-selected', `Your ${stoneName(st)} #${st.id} is not selected to reroll.`);
+  await playMove(deps.ctx, { gameId: g.gameId, userId: me, guildId: g.guildId, kind: KIND, move: { type: 'select', stones: current.filter((x) => x !== st.id) } });
+  await interaction.reply({ content: `↩️ Your ${stoneName(st)} #${st.id} will not be rerolled (game #${g.gameId}).`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
 }
 
 async function readyCommand(interaction: ChatInputCommandInteraction, deps: BotDeps): Promise<void> {
@@ -252,7 +327,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       const guildId = requireGuild(interaction);
       const { mat } = await checkHost(deps.ctx, guildId, interaction.user.id, input.mat);
       const options = { rounds: input.rounds ?? LIMITS.rounds.default };
-      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id } });
+      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id, matName: mat.data.name } });
     }
     case 'rules': {
       const guildId = requireGuild(interaction);
@@ -282,15 +357,28 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       return;
     }
     case 'select': {
+      const g = await runningChoice(interaction, deps);
+      if (g) return selectInGame(interaction, deps, g, input.stone, input.replace);
       const r = await selectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
       return lobbyReply(interaction, `✅ You bring your ${r.stone}`, r.table);
     }
     case 'unselect': {
+      const g = await runningChoice(interaction, deps);
+      if (g) return unselectInGame(interaction, deps, g, input.stone);
       const r = await unselectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
       return lobbyReply(interaction, `↩️ Your ${r.stone} is put back`, r.table);
     }
-    case 'ready':
+    case 'ready': {
+      const g = await runningChoice(interaction, deps);
+      if (g) {
+        await playMove(deps.ctx, { gameId: g.gameId, userId: interaction.user.id, guildId: g.guildId, kind: KIND, move: { type: 'ready' } });
+        const n = g.view.phase === 'rerolls' ? (g.view.seats[interaction.user.id]!.selection ?? []).length : 0;
+        const note = g.view.phase === 'rerolls' ? (n ? `${n} stone${n === 1 ? '' : 's'} to reroll, secret until the rerolls` : 'you reroll nothing') : 'no more swaps this time';
+        await interaction.reply({ content: `✅ Ready in game #${g.gameId}: ${note}.`, flags: EPHEMERAL });
+        return;
+      }
       return readyCommand(interaction, deps);
+    }
     case 'sideboard':
       return sideboardCommand(interaction, input, deps);
     case 'abandon': {
@@ -308,7 +396,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     }
     case 'yell': {
       const { guildId, gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text }, expectedVersion: snap.game.version });
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } });
       await interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${gameId}).`, allowedMentions: { parse: [] } });
       return;
     }
@@ -323,7 +411,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
         }
       }
       const { gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace }, expectedVersion: snap.game.version });
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace } });
       await interaction.reply({ content: `⏱️ Game #${gameId} now runs at **${input.pace}** pace (the steps already running keep their deadlines).`, flags: EPHEMERAL });
       return;
     }
@@ -346,6 +434,23 @@ async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps)
     const mats = await inTransaction(deps.ctx, (tx) => matsOf(tx, deps.ctx, guildId, interaction.user.id));
     return respondChoices(interaction, mats.map((m) => ({ name: `${m.data.name} (#${m.id})`, value: String(m.id) })).filter((c) => c.name.toLowerCase().includes(typed)));
   }
+  if (sub === 'select' || sub === 'unselect') {
+    const g = await runningChoice(interaction, deps).catch(() => null);
+    if (g) {
+      const seat = g.view.seats[interaction.user.id]!;
+      const label = (x: { id: string; alias: string | null; type: keyof typeof STONE_KINDS }, extra: string) => ({ name: `${stoneName(x)} #${x.id}${extra}`.slice(0, 100), value: x.alias ?? x.id });
+      let list: Array<{ name: string; value: string }> = [];
+      if (g.view.phase === 'rerolls') {
+        const chosen = seat.selection ?? [];
+        list = seat.stones.filter((x) => x.status === 'in' && (sub === 'unselect') === chosen.includes(x.id)).map((x) => label(x, ` showing ${x.value}`));
+      } else if (focused.name === 'stone') list = seat.sideboard.map((x) => label(x, ` (${x.sides.map((y) => y.value).join('/')})`));
+      else {
+        const incoming = seat.sideboard.find((x) => x.id === interaction.options.getString('stone')?.replace(/^#/, '') || x.alias === interaction.options.getString('stone'));
+        list = seat.stones.filter((x) => !incoming || x.type === incoming.type).map((x) => label(x, x.value === null ? '' : ` (${x.status === 'in' ? `showing ${x.value}` : x.status})`));
+      }
+      return respondChoices(interaction, list.filter((c) => c.name.toLowerCase().includes(typed)));
+    }
+  }
   if (focused.name === 'stone' || focused.name === 'add') {
     const stones = await inTransaction(deps.ctx, (tx) => stonesOf(tx, deps.ctx, guildId, interaction.user.id));
     const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
@@ -361,7 +466,6 @@ async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps)
   return respondChoices(interaction, []);
 }
 
-void STONE_KINDS;
 
 export default defineCommand<Input>({
   data,

@@ -2,36 +2,21 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
-import { EPHEMERAL, displayName, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
+import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
+import { cycleTitle, findActiveCycle } from '../src/services/cycles.ts';
+import { describeCycleSettings } from './cycle.ts';
 import { UserError } from '../src/services/errors.ts';
 import { getGame } from '../src/services/games.ts';
 import { verifyGame } from '../src/services/replay.ts';
-import { getGuildSettings, isModerator, setReminders, updateGuildSettings } from '../src/services/settings.ts';
-import type { Guild } from '../src/generated/prisma/client.ts';
-
-/** "12,4,1" (hours before the deadline) or "off". */
-const reminderList = z
-  .string()
-  .trim()
-  .transform((s, ctx) => {
-    if (/^(off|none)$/i.test(s)) return [] as number[];
-    const parts = s.split(/[\s,]+/).filter(Boolean).map(Number);
-    if (parts.length === 0 || parts.length > 6 || parts.some((h) => !Number.isFinite(h) || h <= 0 || h > 336)) {
-      ctx.addIssue({ code: 'custom', message: 'Give up to six numbers of hours before the deadline, like `12, 4, 1`, or `off`.' });
-      return z.NEVER;
-    }
-    return [...new Set(parts.map((h) => Math.round(h * 60)))].sort((a, b) => b - a);
-  });
+import { getGuildSettings, setReminders } from '../src/services/settings.ts';
+import { playerProfile, type ProfileEntry } from '../src/services/ratings.ts';
+import { takeVacation, vacationStatus } from '../src/services/vacations.ts';
+import { compactRecord } from '../src/services/leaderboard.ts';
 
 const schema = z.discriminatedUnion('subcommand', [
-  z.object({
-    subcommand: z.literal('config'),
-    turnHours: z.number().min(0.25).max(336).nullable(),
-    reminders: reminderList.nullable(),
-    moderatorRole: z.string().regex(/^\d+$/).nullable(),
-    clearModeratorRole: z.boolean().nullable(),
-    tableHours: z.number().min(1).max(336).nullable(),
-  }),
+  z.object({ subcommand: z.literal('cycle') }),
+  z.object({ subcommand: z.literal('vacation'), days: z.number().int().min(1).max(365).nullable() }),
+  z.object({ subcommand: z.literal('profile'), player: z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() }).nullable() }),
   z.object({ subcommand: z.literal('reminders'), enabled: z.boolean() }),
   z.object({ subcommand: z.literal('verify'), game: z.number().int().positive().max(2_147_483_647) }),
 ]);
@@ -39,18 +24,8 @@ type Input = z.infer<typeof schema>;
 
 const data = new SlashCommandBuilder()
   .setName('stonehall')
-  .setDescription('Stonehall settings for this server and for you.')
+  .setDescription('Stonehall for you: profile, vacation, reminders, fair-dice checks, the season.')
   .setDMPermission(false)
-  .addSubcommand((s) =>
-    s
-      .setName('config')
-      .setDescription('Show or change this server’s settings (moderators change them).')
-      .addNumberOption((o) => o.setName('turn-hours').setDescription('Hours a player has to move before forfeiting (default 24)').setMinValue(0.25).setMaxValue(336))
-      .addStringOption((o) => o.setName('reminders').setDescription('Hours before the deadline to remind, e.g. "12, 4, 1", or "off"').setMaxLength(60))
-      .addRoleOption((o) => o.setName('moderator-role').setDescription('Members with this role may change Stonehall settings'))
-      .addBooleanOption((o) => o.setName('clear-moderator-role').setDescription('Remove the moderator role (Manage Server still counts)'))
-      .addNumberOption((o) => o.setName('table-hours').setDescription('Hours a table of 3+ seats waits to fill before it closes (default 72)').setMinValue(1).setMaxValue(336)),
-  )
   .addSubcommand((s) =>
     s
       .setName('reminders')
@@ -62,31 +37,32 @@ const data = new SlashCommandBuilder()
       .setName('verify')
       .setDescription('Check a finished game’s fair dice: its seed against the commitment, and every move replayed.')
       .addIntegerOption((o) => o.setName('game').setDescription('Game number').setRequired(true).setMinValue(1)),
+  )
+  .addSubcommand((s) => s.setName('cycle').setDescription('The current season, cycle and phase, and when phases change.'))
+  .addSubcommand((s) =>
+    s
+      .setName('vacation')
+      .setDescription('Pause all your clocks for some days (opponents are told); without days: what you have left.')
+      .addIntegerOption((o) => o.setName('days').setDescription('How many days, from now').setMinValue(1).setMaxValue(365)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('profile')
+      .setDescription('All-time record per game: games, wins, rating, recent results (practice does not count).')
+      .addUserOption((o) => o.setName('player').setDescription('Whose profile (default: yours)')),
   );
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   return {
     subcommand: interaction.options.getSubcommand(false),
-    turnHours: interaction.options.getNumber('turn-hours'),
-    reminders: interaction.options.getString('reminders'),
-    moderatorRole: interaction.options.getRole('moderator-role')?.id ?? null,
-    clearModeratorRole: interaction.options.getBoolean('clear-moderator-role'),
-    tableHours: interaction.options.getNumber('table-hours'),
     enabled: interaction.options.getBoolean('enabled'),
     game: interaction.options.getInteger('game'),
+    days: interaction.options.getInteger('days'),
+    player: (() => {
+      const u = interaction.options.getUser('player');
+      return u ? { id: u.id, name: displayName(u), bot: u.bot } : null;
+    })(),
   };
-}
-
-export function describeSettings(g: Guild): string {
-  const hours = (m: number) => `${+(m / 60).toFixed(2)} h`;
-  const reminders = (g.reminderMinutes ?? []).length ? g.reminderMinutes.map(hours).join(', ') + ' before the deadline' : 'off';
-  return [
-    '**Stonehall settings**',
-    `• Turn limit: ${hours(g.turnLimitMinutes)}`,
-    `• Reminders: ${reminders}`,
-    `• Moderator role: ${g.moderatorRoleId ? `<@&${g.moderatorRoleId}>` : 'none (Manage Server only)'}`,
-    `• Tables wait ${hours(g.tableOpenMinutes)} for their seats to fill`,
-  ].join('\n');
 }
 
 async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
@@ -116,21 +92,60 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     await interaction.reply({ content: lines.join('\n'), flags: EPHEMERAL });
     return;
   }
-  const member = memberAuthority(interaction);
-  const change = {
-    ...(input.turnHours !== null ? { turnLimitMinutes: Math.round(input.turnHours * 60) } : {}),
-    ...(input.reminders !== null ? { reminderMinutes: input.reminders } : {}),
-    ...(input.moderatorRole !== null ? { moderatorRoleId: input.moderatorRole } : input.clearModeratorRole ? { moderatorRoleId: null } : {}),
-    ...(input.tableHours !== null ? { tableOpenMinutes: Math.round(input.tableHours * 60) } : {}),
-  };
-  if (Object.keys(change).length === 0) {
-    const guild = await getGuildSettings(deps.ctx, guildId);
-    if (!isModerator(guild, member)) throw new UserError('config/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) can see and change the settings.');
-    await interaction.reply({ content: describeSettings(guild), flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  if (input.subcommand === 'vacation') {
+    const me = { id: interaction.user.id, name: displayName(interaction.user) };
+    const t = (d: Date, style: 'f' | 'R') => `<t:${Math.floor(d.getTime() / 1000)}:${style}>`;
+    if (input.days === null) {
+      const st = await vacationStatus(deps.ctx, { guildId, playerId: me.id });
+      const now = st.until ? `You are on vacation until ${t(st.until, 'f')} (${t(st.until, 'R')}). ` : '';
+      await interaction.reply({ content: `🏖️ ${now}You have ${st.left} of ${st.of} vacation days left ${st.label}. Take some with \`/stonehall vacation days:\`.`, flags: EPHEMERAL });
+      return;
+    }
+    const r = await takeVacation(deps.ctx, { guildId, guildName: interaction.guild?.name ?? '', player: me, days: input.days });
+    const games = r.games.length ? `Your clock is paused in ${r.games.length} game${r.games.length === 1 ? '' : 's'} (${r.games.map((id) => `#${id}`).join(', ')}): those deadlines move back ${input.days} day${input.days === 1 ? '' : 's'}, and your opponents are told.` : 'You have no game running; games that start meanwhile wait for you.';
+    await interaction.reply({
+      content: `🏖️ On vacation until ${t(r.vacation.endsAt, 'f')} (${t(r.vacation.endsAt, 'R')}). ${games} ${r.left} vacation day${r.left === 1 ? '' : 's'} left.`,
+      flags: EPHEMERAL,
+    });
     return;
   }
-  const guild = await updateGuildSettings(deps.ctx, { guildId, member, change });
-  await interaction.reply({ content: `✅ Saved. New turns use these settings.\n${describeSettings(guild)}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  if (input.subcommand === 'profile') {
+    const who = input.player ?? { id: interaction.user.id, name: displayName(interaction.user), bot: false };
+    if (who.bot) throw new UserError('profile/bot', `${who.name} is a bot and plays no games. Name a person, or leave \`player\` out for your own profile.`);
+    const entries = await playerProfile(deps.ctx, { guildId, playerId: who.id });
+    await interaction.reply({ content: profileText(deps, who, interaction.user.id, entries), flags: EPHEMERAL, allowedMentions: { parse: [] } });
+    return;
+  }
+  // The season as players need it (moderators run it with /cycle, hidden from players).
+  const cycle = await findActiveCycle(deps.ctx, guildId);
+  const guild = await getGuildSettings(deps.ctx, guildId);
+  const head = cycle
+    ? `**${cycleTitle(cycle)}**: ${cycle.phase === 'battle' ? '⚔️ Battle Phase: the matched games are played.' : '🌙 Rest Phase: state your intents for the next Battle Phase.'}`
+    : 'No cycle is running: challenge anyone with a game’s join command.';
+  await interaction.reply({ content: `${head}\n${describeCycleSettings(guild)}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+}
+
+const RESULT_MARK: Record<string, string> = { win: '✅ W', loss: '❌ L', draw: '➖ D', forfeit: '🏳️ F' };
+
+/** A profile: per game one line of rating, rank and record, and one of recent results. */
+export function profileText(deps: Pick<BotDeps, 'games'>, who: { id: string; name: string }, viewerId: string, entries: ProfileEntry[]): string {
+  const self = who.id === viewerId;
+  if (entries.length === 0) {
+    return self
+      ? 'You have not finished a rated game here yet (practice games do not count). Challenge someone with a game’s join command, e.g. `/knucklebones join`.'
+      : `<@${who.id}> has not finished a rated game here yet (practice games do not count).`;
+  }
+  const lines = [`📇 **${self ? 'Your' : `<@${who.id}>’s`} all-time record here**`];
+  for (const e of entries) {
+    const r = e.rating;
+    lines.push(`**${deps.games.title(e.kind)}** · rating **${Math.round(r.rating)}** (#${e.rank} of ${e.of}) · ${r.games} game${r.games === 1 ? '' : 's'}, ${r.wins} win${r.wins === 1 ? '' : 's'} (${compactRecord(r)})`);
+    if (e.recent.length) {
+      const recent = e.recent.map((g) => `${RESULT_MARK[g.result] ?? g.result} #${g.gameId} vs ${g.opponents.length === 1 ? `<@${g.opponents[0]}>` : `${g.opponents.length} players`}`);
+      lines.push(`-# Recent: ${recent.join(' · ')}`);
+    }
+  }
+  lines.push('-# Glicko-2 rating from 1500 over every finished game that is not practice; W–L(–D), a forfeit counts as a loss.');
+  return lines.join('\n').slice(0, 2000);
 }
 
 export default defineCommand<Input>({ data, schema, read, execute });

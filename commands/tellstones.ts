@@ -3,7 +3,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, readOpponent, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild } from '../src/bot/interaction-utils.ts';
@@ -28,7 +28,8 @@ const firstStone = z.enum(['random', 'scales']).nullable().transform((x) => x ??
 const schema = z.discriminatedUnion('subcommand', [
   z.object({
     subcommand: z.literal('challenge'),
-    opponent: userOption,
+    // None: an open challenge, for anyone here to accept.
+    opponent: userOption.optional(),
     variant: z.enum(['standard', 'fearless-vanguard']).nullable().transform((x) => x ?? 'standard'),
     firstStone,
   }),
@@ -51,7 +52,7 @@ const builder = new SlashCommandBuilder()
     s
       .setName('challenge')
       .setDescription('Challenge one player (they accept with the button, or by challenging you back).')
-      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play').setRequired(true))
+      .addUserOption((o) => o.setName('opponent').setDescription('Who you want to play (none: an open challenge anyone here may accept)'))
       .addStringOption((o) =>
         o
           .setName('variant')
@@ -71,10 +72,9 @@ const data = withGameSubcommands(builder, module);
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
   return {
     subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
+    ...readOpponent(interaction),
     variant: interaction.options.getString('variant'),
     firstStone: interaction.options.getString('first-stone'),
     ...readCommon(interaction),
@@ -87,7 +87,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       const options = { variant: input.variant, firstStone: input.firstStone };
       // In a server running cycles this states an intent for the next Battle Phase (the same
       // mechanism as /knucklebones join); otherwise it is a challenge with these options.
-      return joinOrIntend(interaction, deps, module, [input.opponent], null, {
+      return joinOrIntend(interaction, deps, module, input.opponent ? [input.opponent] : [], null, {
         options,
         title: titleFor(options),
         nonDefaultOptions: options.variant !== 'standard' || options.firstStone !== 'random',

@@ -1,6 +1,10 @@
 import type { ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
-import { messageUrl } from './format.ts';
+import { ButtonStyle, ComponentType } from 'discord.js';
+import { customId } from './custom-id.ts';
+import { durationText } from '../services/settings.ts';
+import { mention, messageUrl, ts } from './format.ts';
+import { recentLines, withRecentOnBoard } from './history.ts';
 import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
 
 /**
@@ -50,18 +54,62 @@ export function boardMeta(game: GameInfo, names: Record<string, string>, autopil
 }
 
 /** The public board of a game, rendered from the spectator view (never raw state). */
-export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>): MessagePayload {
-  return games.require(snap.game.kind).present.board(snap.view(null), boardMeta(snap.game, names, snap.autopilot));
+export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>, extra: Partial<BoardMeta> = {}): MessagePayload {
+  const payload = games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), ...extra });
+  return withClockControls(payload, snap);
+}
+
+/**
+ * The public board with its last move in words (src/bot/history.ts) and the game's running timers
+ * (Krellstones shows when the next roll falls due): whoever draws the board (the outbox, or a
+ * click that edits it in place) draws the same thing.
+ */
+export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
+  const [lines, timers] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), boardTimers(ctx, snap.game)]);
+  return withRecentOnBoard(boardFor(games, snap, names, { timers }), lines);
+}
+
+/** The pending timer jobs of a running game, soonest first. */
+async function boardTimers(ctx: ServiceContext, game: Pick<GameInfo, 'id' | 'status'>): Promise<NonNullable<BoardMeta['timers']>> {
+  if (game.status !== 'active') return [];
+  const jobs = await ctx.db.job.findMany({ where: { gameId: game.id, kind: 'timer', status: 'pending' }, select: { dueAt: true, payload: true }, orderBy: { dueAt: 'asc' } });
+  return jobs.map((j) => {
+    const p = j.payload as { key?: unknown; player?: unknown };
+    return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
+  });
+}
+
+/**
+ * What the platform adds to every running game's board (issue 13, feature 3): the time per move
+ * when the challenger chose one, who is on vacation (their clock is paused until then), and a
+ * **Nudge** button for the player waiting on an opponent.
+ */
+export function withClockControls(payload: MessagePayload, snap: Pick<GameSnapshot, 'game'>): MessagePayload {
+  const { game } = snap;
+  if (game.status !== 'active') return payload;
+  const away = game.seats.filter((s) => s.vacationUntil && !s.autopilot);
+  let out = payload;
+  const lines = [
+    // The time per move the challenger chose (none: the server's turn limit, as everywhere).
+    ...(game.turnLimitMinutes !== null && game.turnLimitMinutes !== undefined ? [`⏱️ ${durationText(game.turnLimitMinutes)} per move.`] : []),
+    ...away.map((s) => `⏸️ ${mention(s.playerId)} is on vacation until ${ts(s.vacationUntil!, 'f')}: their clock is paused.`),
+  ];
+  if (lines.length) {
+    out = { ...out, content: [out.content, ...lines].filter(Boolean).join('\n').slice(0, 2000), allowed_mentions: out.allowed_mentions ?? { parse: [] } };
+  }
+  if (game.practice || game.seats.filter((s) => !s.autopilot).length < 2) return out;
+  const nudge = { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:nudge', game.id), label: 'Nudge', emoji: { name: '👋' } } as const;
+  const rows = out.components ?? [];
+  const last = rows.at(-1);
+  if (rows.length < 5) return { ...out, components: [...rows, { type: ComponentType.ActionRow, components: [nudge] }] };
+  if (last && last.components.length < 5 && last.components.every((c) => c.type === ComponentType.Button)) {
+    return { ...out, components: [...rows.slice(0, -1), { ...last, components: [...last.components, nudge] }] };
+  }
+  return out;
 }
 
 export async function renderBoard(ctx: ServiceContext, games: GameModules, gameId: number): Promise<{ payload: MessagePayload; game: GameInfo }> {
   const snap = await getGame(ctx, gameId, null);
   const names = await playerNames(ctx, snap.game.seats.map((s) => s.playerId));
-  const jobs = snap.game.status === 'active' ? await ctx.db.job.findMany({ where: { gameId, kind: 'timer', status: 'pending' }, select: { dueAt: true, payload: true }, orderBy: { dueAt: 'asc' } }) : [];
-  const timers = jobs.map((j) => {
-    const p = j.payload as { key?: unknown; player?: unknown };
-    return { key: String(p.key ?? ''), ...(typeof p.player === 'string' ? { player: p.player } : {}), dueAt: j.dueAt };
-  });
-  const payload = games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), timers });
-  return { payload, game: snap.game };
+  return { payload: await boardWithRecent(ctx, games, snap, names), game: snap.game };
 }

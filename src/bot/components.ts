@@ -1,13 +1,16 @@
-import { MessageFlags, type ButtonInteraction, type MessageComponentInteraction } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type MessageComponentInteraction } from 'discord.js';
 import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
+import { askRematch } from '../services/rematch.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, resign } from '../services/games.ts';
-import { boardFor, playerNames } from './board.ts';
+import { nudge } from '../services/nudges.ts';
+import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
 import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
 import { handleCollectionComponent, handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
+import { historyMessage } from './history.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
 
@@ -15,7 +18,47 @@ import { displayName, EPHEMERAL } from './interaction-utils.ts';
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
-const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no'> = {
+const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history' | 'g:rematch' | 'g:nudge'> = {
+  async 'g:nudge'(interaction, [gameId], deps) {
+    const nudged = await nudge(deps.ctx, { gameId, guildId: interaction.guildId, userId: interaction.user.id });
+    await interaction.reply({ content: `👋 Nudged ${nudged.map(mention).join(', ')}: a DM reminds them it is their move.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  },
+  /**
+   * Rematch, on a finished game's result message: a player asks (the others are pinged to click it
+   * too), or, once every seated person has asked, the same game starts again; its board follows in
+   * the channel.
+   */
+  async 'g:rematch'(interaction, [gameId], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'A rematch is asked for in the server.');
+    const r = await askRematch(deps.ctx, { gameId, userId: interaction.user.id, guildId: interaction.guildId });
+    const title = deps.games.title(r.kind);
+    if (r.type === 'asked') {
+      await interaction.reply({
+        content: `🔁 ${mention(interaction.user.id)} wants a rematch of ${title} #${gameId}. ${r.waiting.map(mention).join(', ')}: click **Rematch** on the result to accept.`,
+        allowedMentions: { users: r.waiting },
+      });
+      return;
+    }
+    const text = `🔁 Rematch: **${title} #${r.game.id}** is on, with the same players; its board follows in this channel.`;
+    // The result message itself (it carries this very button) loses its Rematch button.
+    const own = interaction.message.components.some((row) => 'components' in row && row.components.some((c) => 'customId' in c && c.customId === interaction.customId));
+    if (own && !ephemeral(interaction)) {
+      // Its link to the old board stays; the Rematch button goes.
+      const links = interaction.message.components
+        .map((row) => row.toJSON() as { type: number; components?: Array<{ type: number; style?: number }> })
+        .map((row) => ({ ...row, components: (row.components ?? []).filter((c) => c.type === ComponentType.Button && c.style === ButtonStyle.Link) }))
+        .filter((row) => row.components.length > 0);
+      await interaction.update({ content: `${interaction.message.content}\n${text}`.slice(0, 2000), components: links as never, allowedMentions: { parse: [] } });
+    } else {
+      await interaction.reply({ content: text, allowedMentions: { parse: [] } });
+    }
+  },
+  /** Another page of `/<game> history` (an ephemeral message: anyone who has it may turn its pages). */
+  async 'g:history'(interaction, [gameId, page], deps) {
+    if (!interaction.inGuild()) throw new UserError('input/guild-only', 'A game’s history is read in its server.');
+    const payload = await historyMessage(deps.ctx, deps.games, gameId, interaction.guildId, interaction.user.id, (ids) => playerNames(deps.ctx, ids), page);
+    await updateOwned(interaction, ephemeral(interaction), toDiscord(payload));
+  },
   async 'ch:accept'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
     const { game } = await acceptChallenge(deps.ctx, {
@@ -32,16 +75,18 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       return;
     }
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-    await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
+    await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, snap, names)) as never);
     await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
   },
   async 'ch:decline'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
     const ch = await declineChallenge(deps.ctx, { challengeId, userId: interaction.user.id, guildId: interaction.guildId });
     const text =
-      ch.status === 'declined'
-        ? `❌ ${mention(ch.opponentId)} declined ${mention(ch.challengerId)}'s challenge.`
-        : `↩️ ${mention(ch.challengerId)} withdrew the challenge to ${mention(ch.opponentId)}.`;
+      ch.opponentId === null
+        ? `↩️ ${mention(ch.challengerId)} withdrew their open challenge.`
+        : ch.status === 'declined'
+          ? `❌ ${mention(ch.opponentId)} declined ${mention(ch.challengerId)}'s challenge.`
+          : `↩️ ${mention(ch.challengerId)} withdrew the challenge to ${mention(ch.opponentId)}.`;
     await updateOwned(interaction, ch.messageId === null || ch.messageId === interaction.message.id, { content: text, components: [], allowedMentions: { parse: [] } });
   },
   async 'g:resign'(interaction, [gameId], deps) {

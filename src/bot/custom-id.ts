@@ -15,6 +15,12 @@ export const customIdRoutes = {
   'g:resign': z.tuple([id, version]),
   'g:resign-yes': z.tuple([id, version]),
   'g:resign-no': z.tuple([id]),
+  // The Rematch button of a finished game's result message (src/bot/results.ts).
+  'g:rematch': z.tuple([id]),
+  // A page of `/<game> history` (src/bot/history.ts): game, page.
+  'g:history': z.tuple([id, version]),
+  // Nudge the player on turn (once per turn: the service remembers it, so the id needs no version).
+  'g:nudge': z.tuple([id]),
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),

@@ -4,7 +4,7 @@ import { UserError } from '../services/errors.ts';
 import { stateIntent, type IntentMode } from '../services/intents.ts';
 import type { BotDeps } from './command.ts';
 import { mention } from './format.ts';
-import { joinCommand } from './game-commands.ts';
+import { joinCommand, readMoveMinutes } from './game-commands.ts';
 import { openTableCommand } from './tables.ts';
 import type { GameModule } from './game-module.ts';
 import { EPHEMERAL, displayName, requireGuild } from './interaction-utils.ts';
@@ -28,11 +28,27 @@ export async function joinOrIntend(
   const kind = module.kind;
   const command = `/${kind} ${module.joinSubcommand}`;
   const { minPlayers: min, maxPlayers: max } = module.engine;
-  if (!(await runsCycles(deps.ctx, guildId))) {
+  const moveMinutes = readMoveMinutes(interaction);
+  const cycles = await runsCycles(deps.ctx, guildId);
+  if (opponents.length === 0) {
+    // No one named: an open challenge for anyone here (two-player games, outside cycles).
+    if (cycles) {
+      throw new UserError('intent/no-opponent', `This server runs cycles: \`${command}\` states whom you intend to play in the next Battle Phase, so name them with \`opponent\`.`);
+    }
+    if (min > 2) {
+      throw new UserError('challenge/group-size', `${module.title} is played by ${min === max ? min : `${min} to ${max}`}: name ${min - 1 === max - 1 ? min - 1 : `${min - 1} to ${max - 1}`} opponents.`);
+    }
+    if (mode) throw new UserError('challenge/one-opponent', `\`mode\` is for Rest Phases with several opponents: leave it out to challenge anyone here.`);
+    return joinCommand(interaction, deps, module, null, { ...challenge, turnLimitMinutes: moveMinutes });
+  }
+  if (!cycles) {
     // Outside cycles: one opponent is a challenge; several (in a game for more than two) are a
     // table of named players that starts when all of them accept.
     const group = opponents.length > 1 || min >= 3;
     if (group && max >= 3 && (mode === null || mode === 'together')) {
+      if (moveMinutes !== null) {
+        throw new UserError('challenge/move-time-table', `\`days-per-move\` is for a challenge of one opponent; a table of ${module.title} uses the server's turn limit. Leave it out.`);
+      }
       if (opponents.length + 1 < min || opponents.length + 1 > max) {
         throw new UserError('challenge/group-size', `${module.title} is played by ${min === max ? min : `${min} to ${max}`}: name ${min - 1 === max - 1 ? min - 1 : `${min - 1} to ${max - 1}`} opponents.`);
       }
@@ -44,7 +60,10 @@ export async function joinOrIntend(
         `This server is not running cycles, so \`${command}\` challenges one player: name just \`opponent\` (several opponents and \`mode\` are for Rest Phases).`,
       );
     }
-    return joinCommand(interaction, deps, module, opponents[0]!, challenge);
+    return joinCommand(interaction, deps, module, opponents[0]!, { ...challenge, turnLimitMinutes: moveMinutes });
+  }
+  if (moveMinutes !== null) {
+    throw new UserError('intent/move-time', `Games arranged in a cycle use the server's turn limit. Run \`${command}\` without \`days-per-move\` to state your intent.`);
   }
   if (challenge.nonDefaultOptions) {
     throw new UserError('intent/options', `Games arranged in a cycle use the standard rules. Run \`${command}\` without the variant options to state your intent.`);

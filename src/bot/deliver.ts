@@ -7,7 +7,9 @@ import { outboxPayloadSchemas, type OutboxPayload } from '../services/notificati
 import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
+import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload } from './game-module.ts';
+import { resultMessage, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -62,6 +64,8 @@ export class DiscordDeliverer implements Deliverer {
           return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
         case 'board':
           return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+        case 'result':
+          return await this.result(row, outboxPayloadSchemas.result.parse(row.payload));
         case 'dm-edit':
           return await this.dmEdit(outboxPayloadSchemas['dm-edit'].parse(row.payload));
         case 'channel-message':
@@ -111,7 +115,9 @@ export class DiscordDeliverer implements Deliverer {
       cycle: game !== null && game.cycleId !== null,
     };
     const present = this.games.require(p.notification.kind).present;
-    const payload = present.notification(p.notification, meta);
+    // A turn DM says what the others did since this player's last move (spectator views only).
+    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, names, p.userId) : [];
+    const payload = withRecentInDm(present.notification(p.notification, meta), recent);
     try {
       const channelId = await this.dmChannel(p.userId);
       const msg = await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
@@ -121,7 +127,7 @@ export class DiscordDeliverer implements Deliverer {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
         // DMs closed: mention the player in the game's channel instead, so the ping is not lost.
         // Rendered again for everyone's eyes: a game may show private things in a DM (a hand).
-        const open = present.notification(p.notification, { ...meta, public: true });
+        const open = withRecentInDm(present.notification(p.notification, { ...meta, public: true }), recent);
         const fallback: MessagePayload = {
           ...open,
           content: `${mention(p.userId)} (your DMs are closed, so here it is) ${open.content ?? ''}`.slice(0, 2000),
@@ -149,7 +155,8 @@ export class DiscordDeliverer implements Deliverer {
       if (!seat.deadlineAt) return 'no-turn';
       const snap = await getGame(this.ctx, p.gameId, null);
       const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
-      body = this.games.require(snap.game.kind).present.notification(
+      const recent = await recentLines(this.ctx, this.games, snap.game.id, snap.game.kind, names, p.userId);
+      body = withRecentInDm(this.games.require(snap.game.kind).present.notification(
         {
           type: 'turn',
           gameId: snap.game.id,
@@ -159,7 +166,7 @@ export class DiscordDeliverer implements Deliverer {
           opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
         },
         { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
-      );
+      ), recent);
     } else {
       // No read of the old message: its text stays, its rows become the link back to the board.
       const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { guildId: true, channelId: true, boardMessageId: true } });
@@ -223,6 +230,22 @@ export class DiscordDeliverer implements Deliverer {
       if (!now || now.version === game.version) return messageId;
     }
     throw new DeliveryError(`board of game ${p.gameId} kept changing while being edited`, true);
+  }
+
+  /** A finished game's result in its channel, with its players mentioned (src/bot/results.ts). */
+  private async result(row: Outbox, p: OutboxPayload<'result'>): Promise<string> {
+    const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+    if (!game?.outcome) return 'no-result';
+    const payload = resultMessage({
+      gameId: game.id,
+      title: this.games.title(game.kind),
+      seats: game.seats,
+      outcome: game.outcome as unknown as ResultInput['outcome'],
+      boardUrl: boardUrl(game),
+      rematch: game.cycleId === null && !this.games.get(game.kind)?.assets,
+    });
+    const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+    return msg.id;
   }
 
   private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {

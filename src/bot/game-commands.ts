@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import type { SlashCommandIntegerOption, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
+import { SlashCommandSubcommandBuilder, type SlashCommandIntegerOption, type SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { challenge, setChallengeMessage } from '../services/challenges.ts';
 import { UserError } from '../services/errors.ts';
-import { getGame, listActiveGames, listOtherGames, resolveOwnGame, startPractice } from '../services/games.ts';
-import { boardFor, boardUrl, playerNames } from './board.ts';
+import { durationText } from '../services/settings.ts';
+import { getGame, latestGame, listActiveGames, listOtherGames, resolveOwnGame, startPractice } from '../services/games.ts';
+import { boardUrl, boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
 import type { GameModule } from './game-module.ts';
 import { toDiscord } from './game-routes.ts';
+import { historyMessage } from './history.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from './interaction-utils.ts';
 
 /**
@@ -28,20 +30,53 @@ export const commonSubcommandSchemas = [
   z.object({ subcommand: z.literal('forfeit'), game: gameIdSchema }),
   z.object({ subcommand: z.literal('games') }),
   z.object({ subcommand: z.literal('view'), game: gameIdSchema }),
+  z.object({ subcommand: z.literal('history'), game: gameIdSchema }),
   z.object({ subcommand: z.literal('practice'), bots: z.number().int().min(1).max(3).nullable() }),
   z.object({ subcommand: z.literal('help') }),
 ] as const;
 export type CommonSubcommand = z.infer<(typeof commonSubcommandSchemas)[number]>;
-export const COMMON_SUBCOMMANDS = ['forfeit', 'games', 'view', 'practice', 'help'] as const;
+export const COMMON_SUBCOMMANDS = ['forfeit', 'games', 'view', 'history', 'practice', 'help'] as const;
 
 /** What the shared subcommands read from the interaction (added to a command module's `read`). */
 export function readCommon(interaction: ChatInputCommandInteraction): Record<string, unknown> {
   return { game: interaction.options.getInteger('game'), bots: interaction.options.getInteger('bots') };
 }
 
+/**
+ * The `opponent` option of a join subcommand: absent (an open challenge), a user, or null when an
+ * opponent was sent that Discord did not resolve to a user (refused by the schema, never taken for
+ * an open challenge).
+ */
+export function readOpponent(interaction: ChatInputCommandInteraction): { opponent?: { id: string; name: string; bot: boolean } | null } {
+  const user = interaction.options.getUser('opponent');
+  if (user) return { opponent: { id: user.id, name: displayName(user), bot: user.bot } };
+  return interaction.options.get('opponent') ? { opponent: null } : {};
+}
+
+/** The `days-per-move` option of a game's join subcommand: the time per move the challenger chooses. */
+export const MOVE_DAYS_OPTION = 'days-per-move';
+const moveDaysSchema = z.number().min(0.01).max(60).nullable();
+
+/** The time per move the invoker chose on a join subcommand, in minutes (null: not chosen). */
+export function readMoveMinutes(interaction: ChatInputCommandInteraction): number | null {
+  const parsed = moveDaysSchema.safeParse(interaction.options.getNumber(MOVE_DAYS_OPTION, false) ?? null);
+  if (!parsed.success) throw new UserError('input/move-time', 'Give `days-per-move` as a number of days, e.g. 1, 3 or 7.');
+  return parsed.data === null ? null : Math.round(parsed.data * 1440);
+}
+
 /** Adds the subcommands every game has to a game's slash command. */
 export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, module: GameModule): SlashCommandSubcommandsOnlyBuilder {
   const { engine } = module;
+  // A game of two may be challenged with a chosen time per move (within the server's limits): its
+  // join subcommand names an `opponent` and goes through joinOrIntend, which reads the option. (A
+  // join that seats the invoker at someone's table, such as naming a `host`, gets no such option.)
+  const join = b.options.find((o): o is SlashCommandSubcommandBuilder => o instanceof SlashCommandSubcommandBuilder && o.name === module.joinSubcommand);
+  const names = join?.options.map((o) => o.toJSON().name) ?? [];
+  if (join && engine.minPlayers <= 2 && names.includes('opponent') && !names.includes(MOVE_DAYS_OPTION)) {
+    join.addNumberOption((o) =>
+      o.setName(MOVE_DAYS_OPTION).setDescription('Challenges: days each player has per move, e.g. 1, 3 or 7 (default: the server’s turn limit)').setMinValue(0.01).setMaxValue(60),
+    );
+  }
   const multi = engine.maxPlayers > 2 && !engine.out ? ' (your whole team loses)' : engine.out ? ' (the autopilot takes your seat)' : '';
   return b
     .addSubcommand((s) => s.setName('forfeit').setDescription(`Give up a game${multi}; asks you to confirm.`).addIntegerOption(gameOptionBuilder))
@@ -51,6 +86,12 @@ export function withGameSubcommands(b: SlashCommandSubcommandsOnlyBuilder, modul
         .setName('view')
         .setDescription('Look at a game (anyone may watch).')
         .addIntegerOption((o) => o.setName('game').setDescription('Game number').setAutocomplete(true).setMinValue(1)),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName('history')
+        .setDescription('The moves of a game so far, in words (anyone may read it).')
+        .addIntegerOption((o) => o.setName('game').setDescription('Game number (default: your game)').setAutocomplete(true).setMinValue(1)),
     )
     .addSubcommand((s) => {
       s.setName('practice').setDescription(`Practise ${module.title} against the autopilot (no leaderboard, no rewards).`);
@@ -77,6 +118,8 @@ export async function runCommonSubcommand(interaction: ChatInputCommandInteracti
       return gamesCommand(interaction, deps, module);
     case 'view':
       return viewCommand(interaction, deps, module, input.game);
+    case 'history':
+      return historyCommand(interaction, deps, module, input.game);
     case 'practice':
       return practiceCommand(interaction, deps, module, input.bots);
     case 'help':
@@ -89,9 +132,10 @@ export async function joinCommand(
   interaction: ChatInputCommandInteraction,
   deps: BotDeps,
   module: GameModule,
-  opponent: { id: string; name: string; bot: boolean },
+  /** Null: an open challenge, which anyone in the server may accept. */
+  opponent: { id: string; name: string; bot: boolean } | null,
   /** Setup options for the game, and what to call it ("Tellstones: Fearless Vanguard"). */
-  extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean } = {},
+  extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean; turnLimitMinutes?: number | null } = {},
 ): Promise<void> {
   const guildId = requireGuild(interaction);
   const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
@@ -103,8 +147,11 @@ export async function joinCommand(
     from,
     to: opponent,
     ...(extra.options !== undefined ? { options: extra.options } : {}),
+    ...(extra.turnLimitMinutes != null ? { turnLimitMinutes: extra.turnLimitMinutes } : {}),
   });
   const title = extra.title ?? module.title;
+  const pace = result.challenge.turnLimitMinutes !== null ? ` (${durationText(result.challenge.turnLimitMinutes)} per move)` : '';
+  if (opponent === null) return postOpenChallenge(interaction, deps, module, result.challenge.id, title, pace);
   if (result.type === 'started') {
     const url = boardUrl(result.game);
     await interaction.reply({
@@ -114,7 +161,7 @@ export async function joinCommand(
     return;
   }
   const response = await interaction.reply({
-    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**! Accept with the button, or challenge them back with \`/${module.kind} ${module.joinSubcommand}\`.`,
+    content: `⚔️ ${mention(opponent.id)}, ${mention(from.id)} challenges you to **${title}**${pace}! Accept with the button, or challenge them back with \`/${module.kind} ${module.joinSubcommand}\`.`,
     components: [
       {
         type: ComponentType.ActionRow,
@@ -140,6 +187,31 @@ export async function joinCommand(
       allowedMentions: { parse: [] },
     });
   }
+}
+
+/**
+ * The message of an open challenge: anyone in the channel but the challenger may accept; the first
+ * Accept turns this message into the board (even one clicked before its id is recorded: the
+ * clicked message is used then).
+ */
+async function postOpenChallenge(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, challengeId: number, title: string, pace: string): Promise<void> {
+  const from = interaction.user.id;
+  const response = await interaction.reply({
+    content: `⚔️ ${mention(from)} challenges anyone here to **${title}**${pace}! The first to click **Accept** plays them. (Want someone in particular? \`/${module.kind} ${module.joinSubcommand} opponent:\`)`,
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('ch:accept', challengeId), label: 'Accept' },
+          { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('ch:decline', challengeId), label: 'Withdraw' },
+        ],
+      },
+    ],
+    allowedMentions: { parse: [] },
+    withResponse: true,
+  });
+  const messageId = response.resource?.message?.id;
+  if (messageId) await setChallengeMessage(deps.ctx, challengeId, messageId);
 }
 
 export async function forfeitCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, gameId: number | null): Promise<void> {
@@ -196,8 +268,33 @@ export async function viewCommand(interaction: ChatInputCommandInteraction, deps
   const id = gameId ?? (await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
   const snap = await getGame(deps.ctx, id, guildId);
   // A spectator view for everyone (participants included): the viewer-specific view is for DMs.
-  const payload = boardFor(deps.games, snap, await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId)));
+  const payload = await boardWithRecent(deps.ctx, deps.games, snap, await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId)));
   await interaction.reply({ ...toDiscord(payload), components: [], flags: EPHEMERAL } as never);
+}
+
+/**
+ * `/<game> history [game]`: the move log in words, for players and spectators alike (spectator
+ * views only), privately. Without a game: the invoker's game in progress, else their latest one.
+ */
+export async function historyCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, gameId: number | null): Promise<void> {
+  const guildId = requireGuild(interaction);
+  let id = gameId;
+  if (id === null) {
+    const active = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind });
+    if (active.length > 1) {
+      throw new UserError('game/ambiguous', `You have ${active.length} games in progress: pick one with the \`game\` option (${active.map((g) => `#${g.game.id}`).join(', ')}).`);
+    }
+    id = active[0]?.game.id ?? (await latestGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
+    if (id === null) {
+      throw new UserError('game/none', `You have not played ${module.title} here yet. Name a game with the \`game\` option, or start one with \`/${module.kind} ${module.joinSubcommand}\`.`);
+    }
+  }
+  const { game } = await getGame(deps.ctx, id, guildId);
+  if (game.kind !== module.kind) {
+    throw new UserError('game/wrong-kind', `Game #${id} is a game of ${deps.games.title(game.kind)}: use \`/${game.kind} history game:${id}\`.`);
+  }
+  const payload = await historyMessage(deps.ctx, deps.games, id, guildId, interaction.user.id, (ids) => playerNames(deps.ctx, ids));
+  await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
 }
 
 /** `/<game> practice`: a game against the autopilot, in this channel, at once. */
@@ -221,6 +318,8 @@ export async function practiceCommand(interaction: ChatInputCommandInteraction, 
 export async function autocompleteGame(interaction: AutocompleteInteraction, deps: BotDeps, module: GameModule, everyone: boolean): Promise<void> {
   if (!interaction.inGuild()) return respondChoices(interaction, []);
   const typed = String(interaction.options.getFocused()).replace(/^#/, '').trim();
+  // Anyone may read any game's history, as anyone may view a board.
+  everyone ||= interaction.options.getSubcommand(false) === 'history';
   const own = await listActiveGames(deps.ctx, { guildId: interaction.guildId, userId: interaction.user.id, kind: module.kind });
   const names = await playerNames(deps.ctx, [...new Set(own.flatMap((g) => g.game.seats.map((s) => s.playerId)))]);
   const choices = own.map((snap) => ({

@@ -287,6 +287,51 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
     panel(deps: BotDeps, table: TableWithSeats, userId: string): Promise<MessagePayload>;
     pick(deps: BotDeps, table: TableWithSeats, userId: string, key: string, values: string[]): Promise<MessagePayload>;
   };
+  /**
+   * One move of the log in words, with its effect: "Alice put a 4 in column 2 and knocked out your
+   * two 4s". It sees spectator views only (before and after the move), so it cannot reveal what a
+   * spectator may not see (a hidden stone, a hand, what a peek showed). Null: nothing worth saying
+   * (a step the next line describes). The board, the turn DM and `/<game> history` use it.
+   */
+  describeMove?(step: MoveStep<View, Move>, words: Wording): string | null;
+  /**
+   * Where the game's own renderers already show the recent moves (Tellstones' "Recently" on the
+   * board): the platform adds no "Last move" there.
+   */
+  showsRecent?: { board?: boolean; dm?: boolean };
+}
+
+/** One logged move, as describeMove sees it: who, what, and the spectator views around it. */
+export interface MoveStep<View = unknown, Move = unknown> {
+  /** The player who moved (or SYSTEM for a phase that advanced by itself). */
+  actor: string;
+  move: Move;
+  /** Chosen by the autopilot. */
+  auto: boolean;
+  /** The spectator view before and after the move. */
+  before: View;
+  after: View;
+  /**
+   * The spectator view now. A game where remembering is part of play (Tellstones) names only what
+   * is public now, so a history read later is no memory aid.
+   */
+  latest: View;
+}
+
+/** Names as the reader of a description should see them: "you" and "your" for the reader. */
+export interface Wording {
+  /** The reader (a player reading their DM or the history), or null for a public message. */
+  viewer: string | null;
+  /** "Alice", or "you" for the reader. */
+  name(playerId: string): string;
+  /** "Alice’s", or "your" for the reader. */
+  possessive(playerId: string): string;
+  /**
+   * The text stays where it is shown while the game moves on (a DM, unlike a board that is edited
+   * with every move): a game where remembering is part of play says nothing there that might be
+   * hidden later (Tellstones names no symbol).
+   */
+  lasting: boolean;
 }
 
 export type GameModules = GameRegistry<GameModule>;

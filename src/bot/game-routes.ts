@@ -1,7 +1,7 @@
 import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
 import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type MoveResult } from '../services/games.ts';
-import { boardFor, playerNames } from './board.ts';
+import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';
 import { mention } from './format.ts';
@@ -21,7 +21,7 @@ export async function answerMove(interaction: MessageComponentInteraction, deps:
   const game = result.after.game;
   if (interaction.message.id === game.boardMessageId) {
     const names = await playerNames(deps.ctx, game.seats.map((s) => s.playerId));
-    await interaction.update(toDiscord(boardFor(deps.games, result.after, names)) as never);
+    await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, result.after, names)) as never);
     await markBoardRendered(deps.ctx, game.id, game.version, interaction.message.id);
   } else if (ownsMessage(interaction, game)) {
     await interaction.update({ content: `${interaction.message.content ?? ''}\n✅ ${note}`.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
@@ -100,7 +100,9 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       guildId: interaction.guildId,
       move,
       many: Array.isArray(move),
-      expectedVersion: version,
+      // An unversioned id reads the game as it is now: its moves are checked by the engine alone
+      // (a change between reading and moving, a roll that fell due, is no reason to refuse).
+      ...(parsed.version !== null ? { expectedVersion: version } : {}),
       kind: module.kind,
       fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
       ...(opts.notify ? { notify: opts.notify } : {}),
@@ -176,7 +178,8 @@ export async function handleGameModal(interaction: ModalSubmitInteraction, deps:
     userId,
     view: snap.view(seated ? userId : null),
     fields,
-    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, expectedVersion: game.version, kind: module.kind }),
+    // Modals carry no version: the engine checks the move against the game as it is.
+    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, kind: module.kind }),
   };
   await route.submit(ctx, parsed.args);
   return true;

@@ -4,7 +4,7 @@ import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
 import { toDiscord, updateOwned } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
 import { declineTable, getTable, joinTable, leaveTable, openTable, readySeat, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
-import { boardFor, playerNames } from './board.ts';
+import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import type { ComponentHandlers } from './custom-id.ts';
 import { customId } from './custom-id.ts';
@@ -138,7 +138,7 @@ async function startedOrTable(interaction: MessageComponentInteraction, deps: Bo
   }
   const snap = await getGame(deps.ctx, r.game.id, null);
   const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-  await interaction.update(toDiscord(boardFor(deps.games, snap, names)) as never);
+  await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, snap, names)) as never);
   await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
 }
 

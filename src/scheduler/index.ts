@@ -3,6 +3,7 @@ import { cronLogger } from '../log.ts';
 import type { Tx } from '../db/client.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { expireTable } from '../services/tables.ts';
+import { endVacation } from '../services/vacations.ts';
 import { expireLegacyTurn, expireTimer, sendLegacyReminder, sendTimerReminder } from '../services/timers.ts';
 
 export interface DueJob {
@@ -22,6 +23,7 @@ const handlers: Record<string, Handler> = {
   'turn-deadline': (tx, ctx, job) => expireLegacyTurn(tx, ctx, job.game_id!, job.payload),
   'turn-reminder': (tx, ctx, job) => sendLegacyReminder(tx, ctx, job.game_id!, job.payload),
   'table-expiry': (tx, ctx, job) => expireTable(tx, ctx, job.payload),
+  'vacation-end': (tx, ctx, job) => endVacation(tx, ctx, job.payload),
 };
 
 const MAX_ATTEMPTS = 5;

@@ -6,6 +6,7 @@ import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { autopilotSeats, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
+import { recordRatings } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -177,11 +178,18 @@ export async function commitChange(
   const committed: GameRow = { ...game, version };
   let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
   notifyNewlyOut(ctx, committed, def, prev, final, auto.steps, outcome, w);
+  for (const n of def.channelNotices?.({ gameId: game.id, prev, next: final }) ?? []) {
+    const users = n.users.filter((u) => game.seats.some((s) => s.playerId === u && !s.autopilot));
+    if (users.length) queue(w, 'channel-message', { channelId: game.channelId, content: n.content.slice(0, 2000), allowedUserIds: users });
+  }
   if (outcome) seats = finish(committed, def, outcome, w);
   queue(w, 'board', { gameId: game.id });
+  // The game is over: a result message in its channel (after the board, which it links to).
+  if (outcome) queue(w, 'result', { gameId: game.id });
   opts.extra?.(w, final);
   await flushWrites(tx, game.id, w, now);
   if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
+  if (outcome) await recordRatings(tx, { ...game, outcome }, seats, now);
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
     ...row,
@@ -225,7 +233,10 @@ function timerChanges(
   const started = new Map<PlayerId, Date>();
   for (const t of after) {
     if (beforeIds.has(timerId(t))) continue;
-    const dueAt = new Date(now.getTime() + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
+    // A player on vacation: their clock starts when the vacation ends.
+    const away = t.player !== undefined ? game.seats.find((x) => x.playerId === t.player)?.vacationUntil : null;
+    const paused = away && away > now ? away.getTime() - now.getTime() : 0;
+    const dueAt = new Date(now.getTime() + paused + (t.after === 'turn-limit' ? minutes(timing.turnLimitMinutes) : t.after.ms));
     const payload: TimerJob = { timer: timerId(t), key: t.key, ...(t.player !== undefined ? { player: t.player } : {}), version: game.version };
     w.jobs.push({ kind: 'timer', dueAt, payload });
     if (!isTurn(t)) continue;

@@ -273,8 +273,19 @@ async function startBattle(
   for (const m of matches) {
     const def = ctx.games.require(m.kind);
     const seated = matchPlayers(m).map((id) => ({ id, name: name(id) }));
-    // A game may prepare its match (who hosts, what each player brings), in this transaction.
-    const prepared = (await def.prepareMatch?.(tx, ctx, { guildId: guild.id, players: seated, matchId: m.id })) ?? {};
+    // A game may prepare its match (who hosts, what each player brings), in this transaction. It
+    // may refuse (a player no longer has what the game needs): that match does not start, its
+    // players are told why, and the other matches start as usual (the refusal wrote nothing).
+    let prepared: Awaited<ReturnType<NonNullable<typeof def.prepareMatch>>>;
+    try {
+      prepared = (await def.prepareMatch?.(tx, ctx, { guildId: guild.id, players: seated, matchId: m.id })) ?? {};
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      for (const me of matchPlayers(m)) {
+        await enqueue(tx, 'text-dm', { userId: me, fallbackChannelId: m.channelId, content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun, but your ${def.title} game could not start: ${err.message}`.slice(0, 1800) }, now);
+      }
+      continue;
+    }
     const game = await startGame(tx, ctx, {
       guildId: guild.id,
       channelId: m.channelId,

@@ -99,12 +99,13 @@ export function definitionOf(ctx: ServiceContext, kind: string): GameDefinition 
 }
 
 /**
- * Locks the game row and reads the server's turn timing in the same statement, then reads the
+ * Locks the game row and reads its turn timing (the time per move chosen for the game, else the
+ * server's turn limit; the server's reminders) in the same statement, then reads the
  * game with its seats (two round trips: a move's latency is mostly round trips).
  */
 export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
   const rows = await tx.$queryRaw<Array<{ turn_limit_minutes: number; reminder_minutes: number[] }>>`
-    SELECT gu.turn_limit_minutes, gu.reminder_minutes
+    SELECT COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS turn_limit_minutes, gu.reminder_minutes
     FROM games g JOIN guilds gu ON gu.id = g.guild_id
     WHERE g.id = ${gameId} FOR UPDATE OF g`;
   const timing = rows[0];

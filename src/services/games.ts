@@ -21,7 +21,7 @@ import {
 } from './game-store.ts';
 import { holdsItem } from './inventory.ts';
 import type { GameDefinition } from './registry.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
 export { inTransaction, seedCommitment, type GameInfo, type GameSnapshot, type LogEntry, type PlayerRef } from './game-store.ts';
 
@@ -49,6 +49,8 @@ export interface StartGameInput {
   cycleId?: number | null;
   /** A practice game: these seats are the autopilot's; no leaderboard, no rewards. */
   autopilot?: PlayerId[];
+  /** The time per move chosen for this game (a challenge's), in minutes; absent: the server's turn limit. */
+  turnLimitMinutes?: number | null;
 }
 
 /** Creates a game inside the caller's transaction: state, seats, first timers and turn DMs, board. */
@@ -67,6 +69,9 @@ export async function startGame(tx: Tx, ctx: ServiceContext, input: StartGameInp
   const guild = await ensureGuild(tx, input.guildId, input.guildName);
   await ensurePlayers(tx, input.players);
   const bots = new Set(input.autopilot ?? []);
+  // Players on vacation now: their clocks are paused in this game too (changes.ts pushes their turns back).
+  const away = await tx.vacation.findMany({ where: { guildId: input.guildId, playerId: { in: input.players.map((p) => p.id) }, endsAt: { gt: now } } });
+  const vacationUntil = (id: string) => away.filter((v) => v.playerId === id).reduce<Date | null>((m, v) => (m === null || v.endsAt > m ? v.endsAt : m), null);
   const created = await tx.game.create({
     data: {
       guildId: input.guildId,
@@ -80,13 +85,14 @@ export async function startGame(tx: Tx, ctx: ServiceContext, input: StartGameInp
       cycleId: input.cycleId ?? null,
       practice: bots.size > 0,
       ...(input.playerData ? { playerData: input.playerData as object } : {}),
+      turnLimitMinutes: input.turnLimitMinutes ?? null,
       createdAt: now,
       updatedAt: now,
-      seats: { create: input.players.map((p, i) => ({ seat: i, playerId: p.id, autopilot: bots.has(p.id) })) },
+      seats: { create: input.players.map((p, i) => ({ seat: i, playerId: p.id, autopilot: bots.has(p.id), vacationUntil: bots.has(p.id) ? null : vacationUntil(p.id) })) },
     },
     include: { seats: { orderBy: { seat: 'asc' } } },
   });
-  const game: LockedGame = { ...created, timing: { turnLimitMinutes: guild.turnLimitMinutes, reminderMinutes: guild.reminderMinutes } };
+  const game: LockedGame = { ...created, timing: { turnLimitMinutes: input.turnLimitMinutes ?? guild.turnLimitMinutes, reminderMinutes: guild.reminderMinutes } };
   const committed = await commitChange(tx, ctx, game, def, null, state, [], { extra: boardFirst });
   return committed.after;
 }
@@ -300,6 +306,16 @@ export async function resolveOwnGame(ctx: ServiceContext, input: { guildId: stri
   return games[0]!.game.id;
 }
 
+/** The invoker's latest game of a kind in a server (finished ones included), or null. */
+export async function latestGame(ctx: ServiceContext, input: { guildId: string; userId: string; kind: string }): Promise<number | null> {
+  const g = await ctx.db.game.findFirst({
+    where: { guildId: input.guildId, kind: input.kind, seats: { some: { playerId: input.userId } } },
+    orderBy: { id: 'desc' },
+    select: { id: true },
+  });
+  return g?.id ?? null;
+}
+
 /** Records that the board message shows `version` (skips a redundant outbox edit). */
 export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
   await ctx.db.game.updateMany({
@@ -333,6 +349,7 @@ export async function startPractice(
   }
   const bots = Array.from({ length: input.bots }, (_, i) => ({ id: AUTOPILOT_ID(i + 1), name: input.bots > 1 ? `Autopilot ${i + 1}` : 'Autopilot' }));
   return inTransaction(ctx, async (tx) => {
+    requireGameChannel(await ensureGuild(tx, input.guildId, input.guildName), input.channelId);
     const active = await tx.game.count({ where: { guildId: input.guildId, kind: def.kind, status: 'active', practice: true, seats: { some: { playerId: input.player.id } } } });
     if (active >= 3) throw new UserError('practice/too-many', `You already have ${active} practice games of ${def.title} running. Finish or forfeit one first (\`/${def.kind} games\`).`);
     // A game whose seats bring something (Krellstones' stones) says what each brings, from the game's seed.

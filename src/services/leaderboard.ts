@@ -1,4 +1,4 @@
-import rate from 'glicko2-lite';
+import { rateGame, START_RATING } from './glicko.ts';
 import type { ServiceContext } from './context.ts';
 import { cycleTitle, type CycleWithSeason } from './cycles.ts';
 import { UserError } from './errors.ts';
@@ -40,7 +40,9 @@ export interface Standing {
 
 export const TIE_BREAKS = 'Ordered by rating; ties by more wins, then fewer forfeits, then more points, then more games, then whoever finished their last game first.';
 
-const START = { rating: 1500, rd: 350, vol: 0.06 };
+const START = { rating: START_RATING.r, rd: START_RATING.rd, vol: START_RATING.v };
+
+export { rateGame, START_RATING, type RatingState } from './glicko.ts';
 
 export async function resolveCycle(ctx: ServiceContext, guildId: string, name: string | null): Promise<CycleWithSeason> {
   if (name) {
@@ -76,102 +78,81 @@ export async function standings(ctx: ServiceContext, input: { cycleId: number; k
   for (const g of games) {
     const at = g.finishedAt ?? g.updatedAt;
     const seats = g.seats.filter((s) => s.result);
-    if (seats.length > 2) {
-      rateGroup(g, seats, at, get, vol);
-      continue;
-    }
-    if (seats.length !== 2) continue;
-    const [x, y] = seats as [(typeof seats)[0], (typeof seats)[0]];
-    const scores = (g.outcome as { scores?: Record<string, number> } | null)?.scores;
-    const sx = get(x.playerId, at);
-    const sy = get(y.playerId, at);
-    const score = (r: string | null) => (r === 'win' ? 1 : r === 'draw' ? 0.5 : 0);
-    const before = { x: { r: sx.rating, rd: sx.rd, v: vol.get(sx.playerId) ?? START.vol }, y: { r: sy.rating, rd: sy.rd, v: vol.get(sy.playerId) ?? START.vol } };
-    const nx = rate(before.x.r, before.x.rd, before.x.v, [[before.y.r, before.y.rd, score(x.result)]]);
-    const ny = rate(before.y.r, before.y.rd, before.y.v, [[before.x.r, before.x.rd, score(y.result)]]);
-    for (const [s, seat, n] of [
-      [sx, x, nx],
-      [sy, y, ny],
-    ] as const) {
+    if (seats.length < 2) continue;
+    const outcome = g.outcome as { scores?: Record<string, number>; places?: Record<string, number> } | null;
+    const after = rateGame(seats, outcome, (id) => {
+      const st = get(id, at);
+      return { r: st.rating, rd: st.rd, v: vol.get(id) ?? START.vol };
+    });
+    for (const seat of seats) {
+      const s = get(seat.playerId, at);
+      const n = after.get(seat.playerId)!;
       s.games += 1;
       if (seat.result === 'win') s.wins += 1;
       else if (seat.result === 'draw') s.draws += 1;
       else if (seat.result === 'forfeit') s.forfeits += 1;
       else s.losses += 1;
-      const mine = scores?.[seat.playerId];
+      const mine = outcome?.scores?.[seat.playerId];
       if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
-      s.rating = n.rating;
+      s.rating = n.r;
       s.rd = n.rd;
       s.lastGameAt = at;
-      vol.set(s.playerId, n.vol);
+      vol.set(seat.playerId, n.v);
     }
   }
-  return [...table.values()].sort(
-    (a, b) =>
-      Math.round(b.rating) - Math.round(a.rating) ||
-      b.wins - a.wins ||
-      a.forfeits - b.forfeits ||
-      (b.points ?? 0) - (a.points ?? 0) ||
-      b.games - a.games ||
-      a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
-      (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0),
-  );
+  return [...table.values()].sort(byStanding);
 }
 
-type SeatRow = { playerId: string; result: string | null };
+/** The leaderboards' order (TIE_BREAKS). */
+export const byStanding = (a: Standing, b: Standing): number =>
+  Math.round(b.rating) - Math.round(a.rating) ||
+  b.wins - a.wins ||
+  a.forfeits - b.forfeits ||
+  (b.points ?? 0) - (a.points ?? 0) ||
+  b.games - a.games ||
+  a.lastGameAt.getTime() - b.lastGameAt.getTime() ||
+  (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0);
 
-/** How `a` did against `b` in one game of three or more: 1, 0.5 or 0 (see the doc comment). */
-function pairScore(a: SeatRow, b: SeatRow, places: Record<string, number> | undefined): number {
-  const pa = places?.[a.playerId];
-  const pb = places?.[b.playerId];
-  if (pa !== undefined && pb !== undefined) return pa < pb ? 1 : pa === pb ? 0.5 : 0;
-  const rank = (r: string | null) => (r === 'win' ? 3 : r === 'draw' ? 2 : r === 'loss' ? 1 : 0);
-  return rank(a.result) > rank(b.result) ? 1 : rank(a.result) === rank(b.result) ? 0.5 : 0;
+/** All-time standings of a game in a server, from the ratings every finished non-practice game moved (src/services/ratings.ts). */
+export async function allTimeStandings(ctx: ServiceContext, input: { guildId: string; kind: string }): Promise<Standing[]> {
+  const rows = await ctx.db.rating.findMany({ where: { guildId: input.guildId, kind: input.kind, games: { gt: 0 } } });
+  return rows
+    .map((r) => ({ playerId: r.playerId, games: r.games, wins: r.wins, draws: r.draws, losses: r.losses, forfeits: r.forfeits, points: null, rating: r.rating, rd: r.rd, lastGameAt: r.updatedAt }))
+    .sort(byStanding);
 }
 
-/** One game of three or more seats: each seat's counts, points, and a rating period against every other seat. */
-function rateGroup(
-  g: { outcome: unknown },
-  seats: SeatRow[],
-  at: Date,
-  get: (id: string, at: Date) => Standing,
-  vol: Map<string, number>,
-): void {
-  const outcome = g.outcome as { scores?: Record<string, number>; places?: Record<string, number> } | null;
-  const before = new Map(seats.map((s) => {
-    const st = get(s.playerId, at);
-    return [s.playerId, { r: st.rating, rd: st.rd, v: vol.get(s.playerId) ?? START.vol }] as const;
-  }));
-  for (const seat of seats) {
-    const s = get(seat.playerId, at);
-    const me = before.get(seat.playerId)!;
-    const matches = seats.filter((o) => o.playerId !== seat.playerId).map((o) => {
-      const them = before.get(o.playerId)!;
-      return [them.r, them.rd, pairScore(seat, o, outcome?.places)] as [number, number, number];
-    });
-    const n = rate(me.r, me.rd, me.v, matches);
-    s.games += 1;
-    if (seat.result === 'win') s.wins += 1;
-    else if (seat.result === 'draw') s.draws += 1;
-    else if (seat.result === 'forfeit') s.forfeits += 1;
-    else s.losses += 1;
-    const mine = outcome?.scores?.[seat.playerId];
-    if (typeof mine === 'number') s.points = (s.points ?? 0) + mine;
-    s.rating = n.rating;
-    s.rd = n.rd;
-    s.lastGameAt = at;
-    vol.set(seat.playerId, n.vol);
-  }
+/** Whether any cycle has run in the server (else `/leaderboard` shows the all-time standings). */
+export async function hasCycles(ctx: ServiceContext, guildId: string): Promise<boolean> {
+  return (await ctx.db.cycle.count({ where: { guildId } })) > 0;
 }
 
-/** The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). */
-export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Standing[]): string {
+/**
+ * The leaderboard as text (used by `/leaderboard` and the post when a cycle ends). Compact by
+ * default, one short line per player that reads on a phone: rank, name, W–L (–D when drawn),
+ * rating. `detailed` gives the long form: RD, draws, forfeits, points.
+ */
+export function leaderboardText(cycle: CycleWithSeason, kind: string, rows: Standing[], opts: { detailed?: boolean } = {}): string {
   const title = `🏆 **${kind.charAt(0).toUpperCase()}${kind.slice(1)} leaderboard: ${cycleTitle(cycle)}**${cycle.status === 'ended' ? ' (final)' : ''}`;
+  return standingsText(title, rows, opts);
+}
+
+/** Standings as text, compact or detailed (see leaderboardText); also the all-time ratings. */
+export function standingsText(title: string, rows: Standing[], opts: { detailed?: boolean } = {}): string {
   if (rows.length === 0) return `${title}\nNo finished games yet.`;
+  if (!opts.detailed) {
+    const lines = rows.slice(0, 40).map((r, i) => `${i + 1}. <@${r.playerId}> ${compactRecord(r)} · **${Math.round(r.rating)}**`);
+    if (rows.length > 40) lines.push(`…and ${rows.length - 40} more.`);
+    return `${title}\n${lines.join('\n')}\n-# Wins–losses (–draws), a forfeit counts as a loss · Glicko-2 rating from 1500 · \`/leaderboard detailed:True\` for more.`.slice(0, 2000);
+  }
   const lines = rows.slice(0, 25).map(
     (r, i) =>
       `${i + 1}. <@${r.playerId}>: rating **${Math.round(r.rating)}** (±${Math.round(r.rd * 2)}) · ${r.games} game${r.games === 1 ? '' : 's'}: ${r.wins} W, ${r.draws} D, ${r.losses} L, ${r.forfeits} F${r.points === null ? '' : ` · ${r.points} pts`}`,
   );
   if (rows.length > 25) lines.push(`…and ${rows.length - 25} more.`);
   return `${title}\n${lines.join('\n')}\n-# Glicko-2 rating (start 1500). ${TIE_BREAKS} L = lost on the board, F = forfeited, pts = the player's own final scores added up.`.slice(0, 2000);
+}
+
+/** "3–1", or "3–1–2" with two draws: wins, losses (forfeits included), draws. */
+export function compactRecord(r: Pick<Standing, 'wins' | 'losses' | 'forfeits' | 'draws'>): string {
+  return `${r.wins}–${r.losses + r.forfeits}${r.draws ? `–${r.draws}` : ''}`;
 }

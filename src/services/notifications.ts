@@ -48,6 +48,11 @@ export const outboxPayloadSchemas = {
   dm: z.object({ userId: z.string(), fallbackChannelId: z.string(), notification: notificationSchema }),
   board: z.object({ gameId: z.number().int() }),
   /**
+   * A finished game's result, posted in its channel (an edited board notifies nobody): the
+   * winners first, the players mentioned, a Rematch button. Rendered from the database at delivery.
+   */
+  result: z.object({ gameId: z.number().int() }),
+  /**
    * The player's newest DM of a game, edited in place: `refresh` re-renders their running turn
    * (they moved and their turn goes on: a die item, a step of a longer turn), `retire` removes its
    * game buttons (their turn ended, wherever they moved). `version`: the game version at which this

@@ -54,6 +54,12 @@ export interface GameDefinition {
     afterStart?: (tx: Tx, gameId: number) => Promise<void>;
   }>;
   /**
+   * Moments that must ping a player in the game's channel at once, as a message of its own (an edit
+   * of the board pings nobody): Krellstones' Pup in the Hangar. Compared on every change (`prev`
+   * null at the start); `users` are pinged.
+   */
+  channelNotices?(input: { gameId: number; prev: unknown; next: unknown }): Array<{ content: string; users: PlayerId[] }>;
+  /**
    * Tables of this game are lobbies: every seat brings something (its data) and says it is ready;
    * the game starts when at least the engine's minimum is seated and every seat is ready, not when
    * the table is full (src/services/tables.ts).

@@ -7,7 +7,7 @@ import { inTransaction, startGame } from './games.ts';
 import type { GameRow, PlayerRef } from './game-store.ts';
 import type { GameDefinition, LobbyHooks, LobbySeat } from './registry.ts';
 import { enqueue } from './notifications.ts';
-import { ensureGuild, ensurePlayers } from './settings.ts';
+import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
 /**
  * Tables (lobbies) for games of more than two seats, outside cycles: the host opens a table with
@@ -90,6 +90,7 @@ export async function openTable(
   if (!options.success) throw new UserError('table/bad-options', `Those ${title} options are not valid.`);
   return inTransaction(ctx, async (tx) => {
     const guild = await ensureGuild(tx, input.guildId, input.guildName);
+    requireGameChannel(guild, input.channelId);
     await ensurePlayers(tx, [input.host, ...invited]);
     const now = ctx.clock.now();
     const expiresAt = new Date(now.getTime() + guild.tableOpenMinutes * 60_000);
@@ -190,13 +191,22 @@ export async function joinTable(
     if (table.invited.length && !table.invited.includes(input.user.id)) {
       throw new UserError('table/not-invited', `This table is for ${table.invited.map((p) => `<@${p}>`).join(', ')}. Open your own with the game's join subcommand.`);
     }
+    if (ctx.games.require(table.kind).lobby) {
+      // A lobby's seat holds what the player brings: one lobby of a game at a time.
+      const other = await tx.gameTable.findFirst({ where: { guildId: table.guildId, kind: table.kind, status: 'open', id: { not: table.id }, seats: { some: { playerId: input.user.id } } } });
+      if (other) throw new UserError('table/elsewhere', `You are already at table #${other.id}: leave it first.`);
+    }
     await ensurePlayers(tx, [input.user]);
     const now = ctx.clock.now();
     const seat = table.seats.length;
     const created = await tx.tableSeat.create({ data: { tableId: table.id, seat, playerId: input.user.id, joinedAt: now, ...lobbyData(ctx.games.require(table.kind), { host: false }) } });
     const seats = [...table.seats, created];
-    // A lobby starts when everyone is ready, not when it is full.
-    if (seats.length < table.seatCount || ctx.games.require(table.kind).lobby) return { table: { ...table, seats }, game: null };
+    // A lobby starts when everyone is ready, not when it is full; its message is redrawn (a join may be typed).
+    if (ctx.games.require(table.kind).lobby) {
+      await enqueue(tx, 'table', { tableId: table.id }, now);
+      return { table: { ...table, seats }, game: null };
+    }
+    if (seats.length < table.seatCount) return { table: { ...table, seats }, game: null };
     return startAtTable(tx, ctx, { ...table, seats }, { [input.user.id]: input.user.name }, input.guildName, input.seed);
   });
 }
@@ -269,6 +279,8 @@ export async function leaveTable(
     const mine = table.seats.find((s) => s.playerId === input.userId);
     if (!mine) throw new UserError('table/not-seated', 'You have no seat at this table. Take one with the Join button.');
     const now = ctx.clock.now();
+    // A lobby may be left by a typed command: its message is redrawn.
+    if (ctx.games.require(table.kind).lobby) await enqueue(tx, 'table', { tableId: table.id }, now);
     if (input.userId === table.hostId) {
       return tx.gameTable.update({
         where: { id: table.id },

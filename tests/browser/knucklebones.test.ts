@@ -48,8 +48,10 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: Alice and Bob pla
     await expect(join.innerText()).resolves.toContain('Challenge a player');
     await screenshot(alice, 'slash-commands');
     await join.click();
-    // The form asks for the USER option with a member picker.
+    // The opponent is optional (without one, the challenge is open to anyone): Alice adds it, and
+    // the form asks for the USER option with a member picker.
     const opponent = alice.getByRole('textbox', { name: /^opponent:/ });
+    await alice.locator('.opt-folded[data-opt="opponent"]').click();
     await expect(alice.locator('input:focus').getAttribute('data-opt')).resolves.toBe('opponent');
     await alice.locator('.option-item', { hasText: 'Bob' }).click();
     await expect(opponent.inputValue()).resolves.toBe('Bob');

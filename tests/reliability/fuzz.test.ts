@@ -57,10 +57,10 @@ function customIds(): fc.Arbitrary<string> {
   const ids = () => fc.oneof(fc.constantFrom(String(gameId), String(foreignGameId), '0', '-1', '1e3', '99999999999', '007', ' 1'), fc.nat().map(String));
   return fc.oneof(
     // Ours, edited by hand: other games, other servers' games, versions and columns out of range.
-    fc.tuple(fc.constantFrom('kb:place', 'g:resign', 'g:resign-yes', 'g:resign-no', 'ch:accept', 'ch:decline'), ids(), ids(), fc.oneof(ids(), fc.constantFrom('0', '4', '2'))).map(
+    fc.tuple(fc.constantFrom('kb:place', 'g:resign', 'g:resign-yes', 'g:resign-no', 'g:nudge', 'ch:accept', 'ch:decline'), ids(), ids(), fc.oneof(ids(), fc.constantFrom('0', '4', '2'))).map(
       ([r, a, b, c]) => `${r}:${a}:${b}:${c}`,
     ),
-    fc.tuple(fc.constantFrom('kb:place', 'g:resign-yes', 'ch:accept'), ids()).map(([r, a]) => `${r}:${a}`),
+    fc.tuple(fc.constantFrom('kb:place', 'g:resign-yes', 'g:nudge', 'ch:accept'), ids()).map(([r, a]) => `${r}:${a}`),
     // Not ours at all.
     fc.string({ maxLength: 120 }),
     fc.constantFrom('__proto__', 'constructor:x', 'toString', 'kb', 'kb:place:::', 'x'.repeat(100)),
@@ -73,7 +73,12 @@ const commandData = fc.oneof(
     name: fc.constantFrom('opponent', 'column', 'game', 'x'),
     type: fc.constantFrom(3, 4, 5, 6, 10),
     value: fc.oneof(hostileNumber, hugeString),
-  }).map(({ sub, name, type, value }) => ({ name: 'knucklebones', type: 1, options: [{ name: sub, type: 1, options: [{ name, type, value }] }] })),
+  }).map(({ sub, name, type, value }) => ({
+    name: 'knucklebones',
+    type: 1,
+    // `join` with no opponent is a real command (an open challenge): its hostile input is a bad opponent.
+    options: [{ name: sub, type: 1, options: [{ name: sub === 'join' ? 'opponent' : name, type, value }] }],
+  })),
   fc.record({ name: fc.constantFrom('stonehall', 'nosuchcommand', ''), sub: fc.constantFrom('config', 'reminders', 'zzz'), value: fc.oneof(hostileNumber, hugeString) }).map(
     ({ name, sub, value }) => ({ name, type: 1, options: [{ name: sub, type: 1, options: [{ name: 'turn-hours', type: 10, value }, { name: 'reminders', type: 3, value }] }] }),
   ),

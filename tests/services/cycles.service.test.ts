@@ -336,10 +336,10 @@ describe('inventory, rewards, dice and the leaderboard', () => {
     const cycle = await db.prisma.cycle.findFirstOrThrow({ include: { season: true } });
     const rows = await standings(ctx, { cycleId: cycle.id, kind: 'knucklebones' });
     expect(Object.fromEntries(rows.map((r) => [r.playerId, r.points]))).toEqual(scores);
-    const text = leaderboardText(cycle, 'knucklebones', rows);
+    const text = leaderboardText(cycle, 'knucklebones', rows, { detailed: true });
     for (const r of rows) expect(text).toMatch(new RegExp(`<@${r.playerId}>: .* · ${r.points} pts`));
     // A game without scores (none here) would leave points null, and the line without "pts".
-    expect(leaderboardText(cycle, 'knucklebones', rows.map((r) => ({ ...r, points: null })))).not.toMatch(/\d pts/);
+    expect(leaderboardText(cycle, 'knucklebones', rows.map((r) => ({ ...r, points: null })), { detailed: true })).not.toMatch(/\d pts/);
   });
 
   it('using a die item does not restart the turn clock: same deadline, same jobs, the turn DM edited in place', async () => {

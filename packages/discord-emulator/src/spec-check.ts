@@ -7,9 +7,12 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
  * against the schemas the spec gives for that operation and status. JSON Schema 2020-12 is what
  * OpenAPI 3.1 schemas are, so Ajv's 2020 dialect validates them as written.
  *
- * Two places where the spec is known to be wrong and Discord's documentation right are departures
- * taken here on purpose: a 429 body's `code` is optional (real 429 bodies omit it), and the field
- * errors inside a 50035 body carry string codes such as `BASE_TYPE_REQUIRED`.
+ * Three places where the spec is known to be wrong and Discord's documentation right are departures
+ * taken here on purpose: a 429 body's `code` is optional (real 429 bodies omit it); the field
+ * errors inside a 50035 body carry string codes such as `BASE_TYPE_REQUIRED`; and a command's
+ * `default_member_permissions` is sent as a string of digits (the documentation's type, what
+ * discord.js's builders write, what the spec itself answers with), which the spec's request
+ * schemas declare an integer.
  */
 
 const SPEC_URL = new URL('../spec/openapi.json', import.meta.url);
@@ -119,8 +122,9 @@ function rebase(schema: unknown): unknown {
 }
 
 /**
- * The spec's two known mistakes, corrected in the loaded copy (see the file's comment): a 429
- * body need not carry `code`, and a field error's `code` is a string.
+ * The spec's known mistakes, corrected in the loaded copy (see the file's comment): a 429 body
+ * need not carry `code`, a field error's `code` is a string, and a command's
+ * `default_member_permissions` may be a string of digits.
  */
 function applyDepartures(spec: Spec): void {
   const schemas = spec.components.schemas;
@@ -128,6 +132,10 @@ function applyDepartures(spec: Spec): void {
   if (limited?.allOf) limited.allOf[0] = { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' } }, required: ['message'] };
   const inner = schemas.InnerErrors as { properties?: { _errors?: { items?: unknown } } } | undefined;
   if (inner?.properties?._errors) inner.properties._errors.items = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] };
+  for (const name of ['ApplicationCommandCreateRequest', 'ApplicationCommandUpdateRequest']) {
+    const props = (schemas[name] as { properties?: Record<string, unknown> } | undefined)?.properties;
+    if (props?.default_member_permissions) props.default_member_permissions = { type: ['string', 'integer', 'null'], pattern: '^[0-9]+$' };
+  }
 }
 
 function describe(errors: ErrorObject[]): string {

@@ -1,5 +1,6 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { crystallia as engine, type CrystalliaMove, type CrystalliaView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
 import { routes } from './routes.ts';
@@ -13,6 +14,9 @@ export const crystallia: GameModule<CrystalliaView, CrystalliaMove> = {
   maxIntentOpponents: 3,
   points: true,
   present,
+  describeMove,
+  // The board shows the last turn itself ("Last turn"); the turn DM gets every turn since the reader's.
+  showsRecent: { board: true },
   ids,
   routes,
   howToPlay: [

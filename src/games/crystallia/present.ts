@@ -132,7 +132,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
         : flip
           ? `🔒 ${title} is in Advanced Mode: choose in secret which of your platforms to flip.`
           : `🎲 Your ${view.turn?.second ? '**second turn**' : 'turn'} in ${title}.`;
-    const last = !flip && view.lastTurn ? `\nLast turn: ${nameOf(meta.names, view.lastTurn.player)} ${view.lastTurn.text}` : '';
+    // What the others did since this player's last turn is added by the platform (describeMove).
     const rule = flip ? `Choose before ${deadline}, or you flip nothing.` : `Play before ${deadline}, or ${view.players.length > 2 ? 'the autopilot takes your seat and you rank last' : 'you lose the game'}.`;
     const rows: APIActionRowComponent<APIButtonComponent>[] = [];
     if (meta.active) {
@@ -145,7 +145,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
         ],
       });
     }
-    return { content: `${head}${last}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
+    return { content: `${head}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.${board}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
   const score = n.scores ? `, ${scoreText(n.scores, n.winners)}` : '';

@@ -1,5 +1,6 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { keystone as engine, type KeystoneMove, type KeystoneView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
 import { replayNotes } from './replay.ts';
@@ -14,6 +15,7 @@ export const keystone: GameModule<KeystoneView, KeystoneMove> = {
   maxIntentOpponents: 3,
   points: true,
   present,
+  describeMove,
   ids,
   routes,
   replayNotes,

@@ -1,6 +1,7 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { DIE_INFO, DIE_ITEMS } from './engine/dice.ts';
 import { knucklebones as engine, type KnucklebonesMove, type KnucklebonesState, type KnucklebonesView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
 import { dieItemId, routes } from './routes.ts';
@@ -16,6 +17,7 @@ export const knucklebones: GameModule<KnucklebonesView, KnucklebonesMove> = {
   items: DIE_ITEMS.map((d) => ({ id: dieItemId(d), ...DIE_INFO[d] })),
   itemFor: (move) => ((move as KnucklebonesMove).type === 'use-die' ? dieItemId((move as Extract<KnucklebonesMove, { type: 'use-die' }>).die) : null),
   present,
+  describeMove,
   ids,
   routes,
   /** `npm run replay`: every die, recomputed from the seed, in the order it was rolled. */

@@ -1,7 +1,9 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { krellstonesAssets } from './assets.ts';
 import { collectionRoutes } from './collection-routes.ts';
-import { krellstones as engine, type KrellstonesMove, type KrellstonesView } from './engine/index.ts';
+import { YELL } from './data.ts';
+import { krellstones as engine, type KrellstonesMove, type KrellstonesState, type KrellstonesView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { checkIntent, lobby, prepareMatch, preparePractice } from './lobby.ts';
 import { lobbyPanel } from './lobby-panel.ts';
@@ -24,10 +26,19 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   preparePractice,
   checkIntent,
   present,
+  describeMove,
   ids,
   routes,
   collectionRoutes,
   replayNotes,
+  // The Pup's owner is pinged in the channel the moment the Master lands (besides the turn DM).
+  channelNotices: ({ gameId, prev, next }) => {
+    const before = (prev as KrellstonesState | null)?.windows ?? [];
+    const after = (next as KrellstonesState).windows;
+    return after
+      .filter((p) => !before.includes(p))
+      .map((p) => ({ content: `🐶 **PUP IN THE HANGAR** in Krellstones #${gameId}! <@${p}>, yell \`${YELL}\` now: the board's **Yell!** button or \`/krellstones yell\`.`, users: [p] }));
+  },
   howToPlay: [
     '2-4 players, each with their own stones: 1 Pawn (4 sides, 1-10), 1 Dancer (5 sides, 5-42), 3 Krells (6 sides, 3-20) and 1 Master (20 sides, odd 1-67). Host with `/krellstones start` on one of your mats; others `/krellstones join host:@you`; everyone selects stones and is **ready**.',
     '**A round:** everyone rolls by themselves, one after the other. Effects, in order: **SPINS OUT** (two of your Krells show the same number: every stone showing it is discarded), **IN THE SWAMP** (everyone’s highest value is the same: discarded), **HAZE THE MASTER** (a Master below the sum of the left player’s Krells is discarded), **PAWNS UP** (all pawns equal or consecutive: each turns to its highest side), **BURY THE GHOST DANCER** (a Dancer on its lowest side: buried, back next round on its highest), **PAWN IS QUEEN** (a pawn showing its owner’s highest value: the lowest sum wins the round).',

@@ -31,8 +31,9 @@ const KIND = 'krellstones';
 export const seatDataSchema = z.object({
   stones: z.array(z.string()).max(6).default([]),
   sideboard: z.array(z.string()).max(10).default([]),
-  /** The host's mat (asset id). */
+  /** The host's mat (asset id) and its name, for the table message. */
   mat: z.number().int().optional(),
+  matName: z.string().optional(),
 });
 export type SeatData = z.infer<typeof seatDataSchema>;
 
@@ -147,7 +148,10 @@ async function prepareStart(tx: Tx, ctx: ServiceContext, input: { guildId: strin
 }
 
 export const lobby: LobbyHooks = {
-  initialData: ({ host, hostData }) => ({ stones: [], sideboard: [], ...(host ? { mat: (hostData as { mat?: number } | undefined)?.mat } : {}) }),
+  initialData: ({ host, hostData }) => {
+    const h = (hostData ?? {}) as { mat?: number; matName?: string };
+    return { stones: [], sideboard: [], ...(host && h.mat !== undefined ? { mat: h.mat, ...(h.matName ? { matName: h.matName } : {}) } : {}) };
+  },
   ready,
   prepareStart,
 };
@@ -175,7 +179,13 @@ export async function prepareMatch(tx: Tx, ctx: ServiceContext, input: { guildId
   }
   const playerData: Record<PlayerId, unknown> = {};
   for (const p of order) {
-    const seat = await ready(tx, ctx, { guildId: input.guildId, options: {}, seat: { playerId: p, data: { stones: [], sideboard: [] }, ready: false } });
+    let seat: SeatData;
+    try {
+      seat = await ready(tx, ctx, { guildId: input.guildId, options: {}, seat: { playerId: p, data: { stones: [], sideboard: [] }, ready: false } });
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      throw new UserError(err.code, `<@${p}> has not enough free stones to bring (1 Pawn, 1 Dancer, 3 Krells, 1 Master not in another game).`);
+    }
     const b = await bring(tx, ctx, input.guildId, p, seat);
     playerData[p] = b.playerData;
     assets.push(...b.assets);

@@ -248,10 +248,10 @@ export const present: GamePresenter<KrellstonesView> = {
     title: () => 'Krellstones',
     seatLabels: (n) => Array.from({ length: n }, (_, i) => `${i + 1}.`),
     note: (options) => `Rules: ${rulesText(options)}. The host sets them with \`/krellstones rules\` before the start (the pace any time).`,
-    // Public: how many stones are chosen and the sideboard's size, never which (opponents see sideboards only after the start).
+    // Public: how many stones are chosen, never which, and nothing of the sideboard (opponents see it only after the start).
     seatNote: (seat) => {
       const d = seatData(seat.data);
-      return `${d.stones.length} of 6 stones chosen${d.sideboard.length ? ` · sideboard ${d.sideboard.length}` : ''}${seat.host && d.mat !== undefined ? ` · mat #${d.mat}` : ''}`;
+      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${plain(d.matName)} mat` : 'a mat'} (#${d.mat})` : ''}`;
     },
   },
 };

@@ -115,7 +115,10 @@ function requirePhase(ctx: Ctx, phase: 'rerolls' | 'swaps'): void {
       phase === 'rerolls' ? 'Rerolls are not being chosen now.' : 'Sideboard swaps are made between rounds, and this is not the time.',
     );
   }
-  if (mine(ctx).choice !== 'pending') throw new UserError('krellstones/already-ready', 'You are already ready.');
+  const choice = mine(ctx).choice;
+  if (choice === 'skipped') throw new UserError('krellstones/nothing-to-choose', phase === 'rerolls' ? 'You have no stone in play to reroll this round.' : 'Your sideboard is empty: there is nothing to swap.');
+  if (choice === 'expired') throw new UserError('krellstones/expired', 'Your time for this choice ran out.');
+  if (choice !== 'pending') throw new UserError('krellstones/already-ready', 'You are already ready.');
 }
 
 const rr: Route = {

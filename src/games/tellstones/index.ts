@@ -1,5 +1,6 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { tellstones as engine, type TellstonesMove, type TellstonesView } from './engine/index.ts';
+import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
 import { present } from './present.ts';
 import { routes } from './routes.ts';
@@ -14,6 +15,9 @@ export const tellstones: GameModule<TellstonesView, TellstonesMove> = {
   points: true,
   practiceOptions: (bots) => (bots === 3 ? { variant: 'kings-circle' } : {}),
   present,
+  describeMove,
+  // The board lists the recent log itself ("Recently").
+  showsRecent: { board: true },
   ids,
   routes,
   howToPlay: [

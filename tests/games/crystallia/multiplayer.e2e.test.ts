@@ -48,6 +48,12 @@ describe('three players: one times out and the autopilot takes the seat', () => 
       expect(k).toBeLessThan(6);
       await playTurn(h, CHANNEL, gameId, (await whoseTurn(h, gameId))!, r);
     }
+    // Carol's turn DM says what the others did before her turn, in words, right under its first line.
+    const turns = (await h.db.prisma.move.findMany({ where: { gameId } })).length;
+    if (turns > 0) {
+      const dm = (await h.api.dms('carol')).messages.filter((m) => m.content.includes(`Crystallia #${gameId}`)).at(-1)!;
+      expect(dm.content.split('\n')[1]).toMatch(/^\*\*(Last move:\*\* (Alice|Bob) |Since your last move:\*\*$)/);
+    }
     const before = await load(h, gameId);
     const seat = before.game.seats.find((s) => s.playerId === h.emulator.users.carol)!;
     expect(seat.deadlineAt).not.toBeNull();
@@ -106,7 +112,7 @@ describe('an open table', () => {
     expect(game.options).toEqual({ advanced: true });
     const board = await boardMessage(h, CHANNEL, game.id);
     expect(board.attachments).toHaveLength(1);
-    expect(buttons(board).map((b) => b.label)).toEqual(['Choose my flips', 'Forfeit…']);
+    expect(buttons(board).map((b) => b.label)).toEqual(['Choose my flips', 'Forfeit…', 'Nudge']);
   });
 });
 

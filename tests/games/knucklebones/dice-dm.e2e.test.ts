@@ -102,7 +102,7 @@ describe('dice items from the turn DM', () => {
     await unchanged(gameId, () => refused(h.api.click(mover, dm.id, useId), /hold no die item/));
 
     for (const [player, item] of [[mover, 'loaded-die'], [mover, 'spoiler-die'], [other, 'loaded-die']] as const) {
-      const grant = await cmd('moderator', 'general', 'inventory', { subcommand: 'grant', player, item });
+      const grant = await cmd('moderator', 'general', 'cycle', { subcommand: 'grant', player, item });
       expect(grant.response?.message?.content).toMatch(/Granted 1 ×/);
     }
 
@@ -134,7 +134,7 @@ describe('dice items from the turn DM', () => {
     let b = await board(gameId);
     expect((await gameState(gameId)).game.boardVersion).toBe((await gameState(gameId)).game.version);
     expect(text(b)).toMatch(/used the Loaded Die and rolled/);
-    expect(labels(b)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Forfeit…']);
+    expect(labels(b)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Forfeit…', 'Nudge']);
     // One DM per turn: the turn DM itself is edited in place and says what is going on, with the
     // same two buttons and no "Use a die…"; its old "Use a die…" (from a client that still shows
     // it) is stale.

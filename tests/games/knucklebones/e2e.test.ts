@@ -290,21 +290,20 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
   });
 
   it('settings: only moderators configure; players switch their reminders', async () => {
-    const denied = await h.api.command({ user: 'bob', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'turn-hours': 12 } });
-    expect(denied.response?.message?.flags).toBe(EPHEMERAL);
-    expect(denied.response?.message?.content).toMatch(/Only moderators/);
-    const ok = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'turn-hours': 12, reminders: '2, 1' } });
+    // /stonehall-config is hidden from players (default member permissions: Manage Server).
+    await expect(h.api.command({ user: 'bob', channel: 'general', name: 'stonehall-config', options: { 'turn-hours': 12 } })).rejects.toThrow(/lacks the permissions/);
+    const ok = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall-config', options: { 'turn-hours': 12, reminders: '2, 1' } });
     expect(ok.response?.message?.flags).toBe(EPHEMERAL);
     expect(ok.response?.message?.content).toMatch(/Turn limit: 12 h/);
     expect(ok.response?.message?.content).toMatch(/Reminders: 2 h, 1 h/);
-    const bad = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', reminders: 'soon' } });
+    const bad = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall-config', options: { reminders: 'soon' } });
     expect(bad.response?.message?.flags).toBe(EPHEMERAL);
     expect(bad.response?.message?.content).toMatch(/12, 4, 1/);
     const g = await h.db.prisma.guild.findUniqueOrThrow({ where: { id: h.emulator.guildId } });
     expect(g.turnLimitMinutes).toBe(720);
     expect(g.reminderMinutes).toEqual([120, 60]);
 
-    const role = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall', options: { subcommand: 'config', 'moderator-role': h.emulator.moderatorRoleId } });
+    const role = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall-config', options: { 'moderator-role': h.emulator.moderatorRoleId } });
     expect(role.response?.message?.content).toMatch(/Moderator role: <@&/);
     const off = await h.api.command({ user: 'bob', channel: 'general', name: 'stonehall', options: { subcommand: 'reminders', enabled: false } });
     expect(off.response?.message?.content).toMatch(/Reminders are off/);

@@ -67,8 +67,23 @@ describe('the Krellstones collection through Discord', () => {
     // A moderator grants Alice a heavy Krell face with a value her Krell does not show; Bob may not.
     const krellValues = (krell.data as StoneRow).sides.map((s) => s.printed);
     const value = Array.from({ length: 18 }, (_, i) => i + 3).find((v) => !krellValues.includes(v))!;
-    await expectRefused(run('bob', { subcommand_group: 'grant', subcommand: 'credits', player: 'bob', amount: 500 }), /Only moderators/);
-    expect(await ephemeral('moderator', { subcommand_group: 'grant', subcommand: 'faces', player: 'alice', type: 'krell', value, weight: 2, promo: false })).toMatch(/Granted <@\d+> 1 face \(#\d+\)\. They are told by DM/);
+    // /krellstone-grant is hidden from players (Manage Server); a server that shows it to them still gets a refusal.
+    await expect(run('bob', { subcommand: 'credits', player: 'bob', amount: 500 }, 'krellstone-grant')).rejects.toThrow(/lacks the permissions/);
+    const forged = await h.api.rawInteraction({
+      user: 'bob',
+      channel: 'general',
+      type: 2,
+      data: {
+        id: '1',
+        name: 'krellstone-grant',
+        type: 1,
+        options: [{ type: 1, name: 'credits', options: [{ type: 6, name: 'player', value: h.emulator.users.bob }, { type: 4, name: 'amount', value: 500 }] }],
+        resolved: { users: { [h.emulator.users.bob]: { id: h.emulator.users.bob, username: 'bob', discriminator: '0', global_name: 'Bob', avatar: null } } },
+      },
+    });
+    expect(forged.response?.message?.flags).toBe(EPHEMERAL);
+    expect(forged.response?.message?.content).toMatch(/Only moderators/);
+    expect(await ephemeral('moderator', { subcommand: 'faces', player: 'alice', type: 'krell', value, weight: 2, promo: false }, 'krellstone-grant')).toMatch(/Granted <@\d+> 1 face \(#\d+\)\. They are told by DM/);
     await h.settle();
     expect((await h.api.dms('alice')).messages.at(-1)?.content).toMatch(/granted you 1 face \(#\d+\) for Krellstones/);
     const face = (await assets('alice', 'face')).at(-1)!;
@@ -100,7 +115,7 @@ describe('the Krellstones collection through Discord', () => {
     // Buy with credits: refused at 0, then a face pack once credits are granted.
     await expectRefused(run('alice', { subcommand: 'buy', item: 'face-pack' }), /A face pack costs 30 credits and you have 0\. Trade in promo faces/);
     expect(await ephemeral('alice', { subcommand: 'shop' })).toMatch(/Starter kit\*\*: 100 credits[\s\S]*Face pack\*\*: 30 credits[\s\S]*You have 🪙 \*\*0\*\* credits/);
-    await ephemeral('moderator', { subcommand_group: 'grant', subcommand: 'credits', player: 'alice', amount: 40 });
+    await ephemeral('moderator', { subcommand: 'credits', player: 'alice', amount: 40 }, 'krellstone-grant');
     const bought = await ephemeral('alice', { subcommand: 'buy', item: 'face-pack' });
     expect(bought).toMatch(/You bought a face pack for 30 credits \(🪙 10 left\)/);
     expect(bought.match(/• Face \*\*#\d+\*\*/g)).toHaveLength(3);

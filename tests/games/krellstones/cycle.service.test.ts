@@ -101,5 +101,20 @@ describe('Krellstones in a cycle', () => {
     // Every roll, re-derived: each stone's side and value, and each round's sums.
     expect(stdout).toMatch(new RegExp(`round 1: ${s0.order[0]} rolls pawn #\\d+ side \\d = \\d+, dancer #\\d+ side \\d = \\d+`));
     expect(stdout.match(/round \d scored: /g)).toHaveLength(5);
+
+    // A new Rest Phase: Ann and Ben match again, but Ben's Master is gone by the Battle Phase (trashed):
+    // their game does not start, both are told why, and nothing is locked.
+    await openPhase(ctx, { guildId: GUILD, kind: 'rest', member: mod });
+    expect((await intent(ben, [ann])).matched).toEqual([]);
+    expect((await intent(ann, [ben])).matched).toHaveLength(1);
+    await db.prisma.asset.deleteMany({ where: { playerId: ben.id, data: { path: ['type'], equals: 'master' } } });
+    const before = await db.prisma.outbox.count({ where: { kind: 'text-dm' } });
+    const second = await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    expect(second.changed && second.games).toEqual([]);
+    const dms = await db.prisma.outbox.findMany({ where: { kind: 'text-dm' }, orderBy: { id: 'asc' }, skip: before });
+    const told = dms.filter((d) => (d.payload as { content: string }).content.includes('game could not start'));
+    expect(told.map((d) => (d.payload as { userId: string }).userId).sort()).toEqual([ann.id, ben.id].sort());
+    expect((told[0]!.payload as { content: string }).content).toMatch(new RegExp(`<@${ben.id}> has not enough free stones`));
+    expect(await db.prisma.asset.count({ where: { lockedByGameId: { not: null } } })).toBe(0);
   });
 });

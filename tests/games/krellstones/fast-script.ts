@@ -17,7 +17,8 @@ import { LOADOUT_TYPES } from './owned.ts';
  * after the window closed. Rerolls: Alice rerolls the first of her stones in play (from the board's
  * Choose rerolls panel), Bob rerolls nothing (Ready on the board), Carol lets round 1's choice expire
  * and then readies from her turn DM. Sideboard swaps: after round 1 Alice swaps her sideboard Krell
- * in for her first active Krell, later she only readies.
+ * in for her first active Krell (the board's panel), after round 2 the Krell then on her sideboard
+ * for her second Krell (typed: `select` without `replace` prompts for which Krell, then with it).
  */
 
 export const ROUNDS = 3;
@@ -110,6 +111,8 @@ export function simulate(seed: string): ScriptEvents {
       const a = s.seats.alice!;
       if (a.choice === 'pending') {
         if (s.round === 1 && a.sideboard.length) apply('alice', { type: 'swap', in: a.sideboard[0]!.id, out: a.active[2]!.id });
+        // Round 2, typed: the sideboard Krell in for the Krell in the second Krell slot.
+        if (s.round === 2 && a.sideboard.length) apply('alice', { type: 'swap', in: a.sideboard[0]!.id, out: a.active[3]!.id });
         apply('alice', { type: 'ready' });
         continue;
       }

@@ -67,6 +67,14 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     await expectRefused(cmd('bob', { subcommand: 'rules', pace: 'FAST' }), /Only the host, <@\d+>, sets the rules/);
     expect((await cmd('alice', { subcommand: 'rules', pace: 'FAST', sideboard: 1 })).response?.message?.content).toMatch(/now plays: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
     expect((await cmd('dave', { subcommand: 'abandon' })).response?.message?.content).toMatch(/You left table #\d+/);
+    // The table message follows typed joins and leaves: who sits, how many stones each has chosen (never which).
+    await h.settle();
+    const shown = (await h.api.messages('general', 'dave', 50)).messages.find((m) => m.id === table.id)!;
+    expect(shown.content).toMatch(new RegExp(`<@${id('bob')}> ⏳ choosing: 0 of 6 stones chosen`));
+    expect(shown.content).toMatch(new RegExp(`<@${id('carol')}> ⏳ choosing`));
+    expect(shown.content).not.toContain(`<@${id('dave')}>`);
+    expect(shown.content).toMatch(/Rules: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
+    expect(shown.content).toMatch(new RegExp(`<@${id('alice')}> ⏳ choosing 🎩: 0 of 6 stones chosen · on the Modern Krellstones mat \\(#8\\)`));
 
     // Alice chooses her second Krell in the Choose stones menu and puts her fourth on the sideboard.
     const panel = (await h.api.click('alice', table.id, button(table, (b) => b.label === 'Choose stones').custom_id!)).response!.message!;
@@ -114,6 +122,9 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
           expect(text(b)).toMatch(new RegExp(`PUP IN THE HANGAR\\*\\*: <@${open}>, yell \`KRELLSTONES!\``));
           const dm = (await h.api.dms(who)).messages.at(-1)!;
           expect(dm.content).toMatch(/PUP IN THE HANGAR\*\* in \*\*Krellstones #\d+\*\*/);
+          // …and in the channel, a message of its own that mentions the owner (an edited board pings nobody).
+          const ping = (await h.api.messages('general', 'dave', 20)).messages.find((m) => m.content.startsWith(`🐶 **PUP IN THE HANGAR** in Krellstones #${game.id}! <@${open}>`));
+          expect(ping?.mentions?.map((u) => u.id)).toEqual([open]);
           if (pups.length === 0) {
             // A wrong yell counts for nothing; the right one, typed in the Yell! form, turns the Master.
             await expectRefused(cmd(who, { subcommand: 'yell', text: 'krellstones!' }), /Nothing happens: only the exact yell counts/);
@@ -197,7 +208,16 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
           const ok = await h.api.click('alice', done.id, button(done, (x) => (x.label ?? '').startsWith('Ready')).custom_id!);
           expect(ok.response?.message?.content).toMatch(/no more swaps/);
         } else {
-          expect((await h.api.click('alice', b.id, button(b, (x) => x.label === 'Ready').custom_id!)).response?.type).toBe(7);
+          // Typed, as the help file has it: `select` a sideboard stone; for a Krell it asks which one.
+          const sb = s.seats[id('alice')]!.sideboard[0]!.id;
+          const second = s.seats[id('alice')]!.active[3]!.id;
+          const ask = await cmd('alice', { subcommand: 'select', stone: `#${sb}` });
+          expect(ask.response?.message?.flags).toBe(EPHEMERAL);
+          expect(ask.response?.message?.content).toMatch(/which Krell goes to the sideboard\?/);
+          await expectRefused(cmd('alice', { subcommand: 'select', stone: '#999' }), /“#999” is not on your sideboard/);
+          const swap = await cmd('alice', { subcommand: 'select', stone: `#${sb}`, replace: `#${second}` });
+          expect(swap.response?.message?.content).toMatch(new RegExp(`Swapped Krell #${sb} in for Krell #${second}`));
+          expect((await cmd('alice', { subcommand: 'ready' })).response?.message?.content).toMatch(/Ready in game #\d+: no more swaps/);
         }
         await h.settle();
         continue;
@@ -213,7 +233,7 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect(final.history.map((r) => (r.winner ? byAlias(r.winner) : null))).toEqual(expected.history.map((r) => r.winner));
     expect(final.history.some((r) => r.announcements.length > 0)).toBe(true);
     expect(swapped && expiredSeen).toBe(true);
-    expect(final.seats[id('alice')]!.active[2]!.id).toBe('7');
+    expect(final.seats[id('alice')]!.active.slice(2, 5).map((x) => x.id)).toEqual(['7', '4', '5']);
     await h.settle();
     const end = text(await board(game.id));
     expect(end).toMatch(/wins\*\*, rounds won \d–\d–\d|Game over\*\*: a draw/);

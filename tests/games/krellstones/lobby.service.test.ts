@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
 import { checkHost, selectStone, setRules, sideboardAdd, unselectStone } from '../../../src/games/krellstones/lobby.ts';
+import { present } from '../../../src/games/krellstones/present.ts';
 import { UserError } from '../../../src/services/errors.ts';
 import { resign } from '../../../src/services/games.ts';
 import { joinTable, leaveTable, openTable, readySeat } from '../../../src/services/tables.ts';
@@ -51,6 +52,7 @@ describe('the Krellstones lobby', () => {
 
     const table = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: { rounds: 3 }, seatCount: 4, minSeats: 2, host: a, hostData: { mat: mat.id } });
     expect(table.seats[0]!.data).toEqual({ stones: [], sideboard: [], mat: mat.id });
+    expect(present.table!.seatNote!({ playerId: a.id, data: table.seats[0]!.data, ready: false, host: true }, table.options)).toBe(`0 of 6 stones chosen · on a mat (#${mat.id})`);
     await joinTable(ctx, { tableId: table.id, guildId: G, user: b });
     const joined = await joinTable(ctx, { tableId: table.id, guildId: G, user: c });
     expect(joined.game).toBeNull();
@@ -110,6 +112,10 @@ describe('the Krellstones lobby', () => {
 
     // A stone in a running game cannot be brought to another table.
     const t2 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: c, hostData: {} });
+    // One lobby at a time: Dan sits at another open table, so he cannot join this one too.
+    const t3 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: p(5), hostData: {} });
+    await joinTable(ctx, { tableId: t3.id, guildId: G, user: p(4) });
+    expect((await refused(() => joinTable(ctx, { tableId: t2.id, guildId: G, user: p(4) }))).code).toBe('table/elsewhere');
     await joinTable(ctx, { tableId: t2.id, guildId: G, user: b });
     expect((await refused(() => selectStone(ctx, { guildId: G, userId: b.id, stone: String(B.stones[0]!.id) }))).code).toBe('krellstones/stone-in-game');
     expect((await refused(() => readySeat(ctx, { tableId: t2.id, guildId: G, userId: b.id }))).code).toBe('krellstones/missing-stones');

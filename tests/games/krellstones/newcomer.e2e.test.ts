@@ -42,7 +42,7 @@ describe('a newcomer’s kit in a game', () => {
     const stone = (await mine('stone')).find((s) => (s.data as StoneData).type === 'pawn')!;
     const printed = (stone.data as StoneData).sides.map((s) => s.printed);
     const f = { type: 'pawn', value: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].find((v) => !printed.includes(v))!, weight: 2 };
-    await run('moderator', 'krellstone', { subcommand_group: 'grant', subcommand: 'faces', player: 'alice', type: 'pawn', value: f.value, weight: 2, promo: false });
+    await run('moderator', 'krellstone-grant', { subcommand: 'faces', player: 'alice', type: 'pawn', value: f.value, weight: 2, promo: false });
     const face = (await mine('face')).at(-1)!;
     expect(face.data).toMatchObject(f);
     const side = 3;

@@ -62,6 +62,11 @@ describe('a SLOW Krellstones game of two', () => {
     expect(spectated.response?.message?.content).toMatch(/Krellstones #\d+/);
     await h.api.advanceClock(MIN);
     expect((await state(game.id)).rolled).toBe(1);
+    // The host may change the pace at any time; the step already running keeps its deadline.
+    await expectRefused(cmd('alice', { subcommand: 'pace', pace: 'SLOW' }), /The pace is already SLOW/);
+    expect((await cmd('alice', { subcommand: 'pace', pace: 'NORMAL' })).response?.message?.content).toMatch(/now runs at \*\*NORMAL\*\* pace/);
+    expect((await state(game.id)).pace).toBe('NORMAL');
+    expect((await cmd('alice', { subcommand: 'pace', pace: 'SLOW' })).response?.message?.content).toMatch(/now runs at \*\*SLOW\*\* pace/);
 
     let reminded = false;
     let chose = 0;
@@ -76,6 +81,20 @@ describe('a SLOW Krellstones game of two', () => {
       expect(s.phase).toBe('rerolls');
       const b = await board(game.id);
       expect(text(b)).toMatch(/Choosing rerolls\*\* \(secret; \d of \d ready\) until <t:\d+:t>/);
+      if (s.seats[id('alice')]!.choice === 'pending' && chose > 0) {
+        // Typed, as the help file has it: select, unselect, ready.
+        const inPlay = s.seats[id('alice')]!.active.filter((_, k) => s.seats[id('alice')]!.stones[k]!.status === 'in').map((x) => x.id);
+        const offered = await h.api.autocomplete({ user: 'alice', channel: 'general', name: 'krellstones', options: { subcommand: 'select', stone: '' }, focused: 'stone' });
+        expect(offered.choices?.map((c) => c.value).sort()).toEqual(inPlay.slice().sort());
+        for (const st of inPlay.slice(0, 2)) expect((await cmd('alice', { subcommand: 'select', stone: `#${st}` })).response?.message?.content).toMatch(/To reroll in game #\d+ \(only you see this\)/);
+        if (inPlay.length > 1) expect((await cmd('alice', { subcommand: 'unselect', stone: inPlay[1]! })).response?.message?.content).toMatch(/will not be rerolled/);
+        await expectRefused(cmd('alice', { subcommand: 'select', stone: '#999' }), /You have no stone “#999” in this game/);
+        expect(text(await board(game.id))).not.toMatch(/To reroll/);
+        expect((await cmd('alice', { subcommand: 'ready' })).response?.message?.content).toMatch(/Ready in game #\d+: 1 stone to reroll, secret until the rerolls/);
+        chose++;
+        await h.settle();
+        continue;
+      }
       if (s.seats[id('alice')]!.choice === 'pending') {
         // Not a player: the board's buttons refuse Dave.
         await expectRefused(h.api.click('dave', b.id, button(b, (x) => x.label === 'Choose rerolls').custom_id!), /You are not playing in game #\d+/);
@@ -111,7 +130,7 @@ describe('a SLOW Krellstones game of two', () => {
     }
     expect(s.outcome).not.toBeNull();
     expect(s.outcome!.reason).toBe('rounds');
-    expect(chose).toBeGreaterThan(0);
+    expect(chose).toBe(2);
     expect(expired).toBeGreaterThan(0);
     expect(reminded).toBe(true);
     expect(s.history.length).toBe(2);

@@ -95,6 +95,16 @@ describe('Pup in the Hangar and the yell', () => {
     expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/no-window');
   });
 
+  it('a practice seat of the autopilot lets its window pass at once: no yell, no Captain on Deck', () => {
+    const move = krellstones.autopilot!(s, owner, s.rng);
+    expect(move).toEqual({ type: 'timeout', key: 'yell:r1' });
+    expect(krellstones.legalMoves(s, owner)).toContainEqual(move);
+    const t = krellstones.apply(s, owner, move);
+    expect(t.windows).toEqual([]);
+    expect(t.announcements.map((a) => a.text)).toEqual(['PUP IN THE HANGAR']);
+    expect(t.seats[owner]!.stones[5]).toEqual(s.seats[owner]!.stones[5]);
+  });
+
   it('an autopilot seat gets the announcement but no window (it never yells)', () => {
     const { state } = newGame(PLAYERS[3], {}, {}, s.rng.seed);
     const t0 = structuredClone(state);

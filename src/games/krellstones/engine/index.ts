@@ -288,7 +288,8 @@ function subsets(ids: string[]): string[][] {
 }
 
 /**
- * The current choices of `player`: the yell during their Pup window; while choosing rerolls,
+ * The current choices of `player`: the yell during their Pup window (and letting it pass, the
+ * window's own `timeout`); while choosing rerolls,
  * `select` with every subset of their stones in play (slot order, the empty one first) and
  * `ready`; during the swap step every legal swap and `ready`; and for the host, the two other
  * paces, listed while the host is awaited (apply accepts the host's pace at any time).
@@ -297,7 +298,7 @@ function legalMoves(s: KrellstonesState, player: PlayerId): KrellstonesMove[] {
   if (s.outcome !== null || !s.players.includes(player) || s.out.includes(player)) return [];
   const seat = seatOf(s, player);
   const out: KrellstonesMove[] = [];
-  if (s.windows.includes(player)) out.push({ type: 'yell', text: YELL });
+  if (s.windows.includes(player)) out.push({ type: 'yell', text: YELL }, { type: 'timeout', key: yellKey(s) });
   if (seat.choice === 'pending' && s.phase === 'rerolls') {
     const ids = slotsInPlay(seat).map((i) => seat.active[i]!.id);
     for (const stones of subsets(ids)) out.push({ type: 'select', stones });
@@ -325,12 +326,13 @@ function forfeit(state: KrellstonesState, player: PlayerId): KrellstonesState {
 
 /**
  * The autopilot (a practice game's bot seat; a forfeited seat is never asked, the engine plays it:
- * it rolls, never rerolls, swaps or yells). It confirms its choices without rerolling or swapping;
- * only when the yell is all it may do does it yell.
+ * it rolls, never rerolls, swaps or yells). It confirms its choices without rerolling or swapping,
+ * and lets a Pup window pass at once (the window's `timeout`, listed beside the yell).
  */
 function autopilot(s: KrellstonesState, player: PlayerId): KrellstonesMove {
   const moves = legalMoves(s, player);
-  const pick = moves.find((m) => m.type === 'ready') ?? moves.find((m) => m.type !== 'pace');
+  // It never yells: a Pup window is let pass at once.
+  const pick = moves.find((m) => m.type === 'ready') ?? moves.find((m) => m.type === 'timeout');
   if (!pick) throw new Error('the Krellstones autopilot was asked to move, but the game waits for nothing from this seat');
   return pick;
 }
