@@ -55,7 +55,7 @@ if (env.DISCORD_TOKEN) {
     '',
     '  Stonehall is running against the local Discord emulator.',
     `  Open ${emulator.url} to play (act as Alice, Bob, Carol, Dave or the moderator).`,
-    `  Test API: ${emulator.url}/_test  (docs/emulator.md)`,
+    `  Test API: ${emulator.url}/_test  (packages/discord-emulator/README.md)`,
     `  Database: ${db.kind === 'pglite' ? `embedded Postgres in ${env.STONEHALL_DATA_DIR}/pglite` : 'DATABASE_URL'}`,
     '',
   ];

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -10,17 +12,20 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
  */
 const root = path.resolve(import.meta.dirname, '../..');
 let db: TestDatabase;
+// A data folder of the test's own: the embedded emulator keeps its state there (never in the checkout's .data).
+const dataDir = mkdtempSync(path.join(tmpdir(), 'stonehall-shutdown-'));
 beforeAll(async () => {
   db = await createTestDatabase({ poolSize: 2 });
 });
 afterAll(async () => {
   await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function startAndStop(signal: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; output: string; url: string; ms: number }> {
   const proc = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: db.url, EMULATOR_PORT: '0', LOG_LEVEL: 'info' },
+    env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: db.url, EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -55,6 +60,10 @@ describe('stopping npm start', () => {
       expect(r.output).toMatch(/"stopped"/);
       // Nothing serves the emulator's address any more.
       await expect(fetch(`${r.url}/_test/clock`)).rejects.toThrow();
+      // The emulator saved what a restart needs (the commands npm start registered) on its way out.
+      const saved = path.join(dataDir, 'emulator', 'state.json');
+      expect(existsSync(saved)).toBe(true);
+      expect((JSON.parse(readFileSync(saved, 'utf8')) as { commands: unknown[] }).commands.length).toBeGreaterThan(0);
     }, 120_000);
   }
 });

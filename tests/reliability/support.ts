@@ -17,7 +17,7 @@ export interface World {
 /** A database and an emulator that outlive the bot processes started against them. */
 export async function startWorld(): Promise<World> {
   const db = await createTestDatabase();
-  const emulator = await startDemoEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000 }); // see tests/helpers/harness.ts
+  const emulator = await startDemoEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000, rateLimits: false }); // see tests/helpers/harness.ts
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   const procs: BotProcess[] = [];
   return {

@@ -6,8 +6,17 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type {
+  GatewayGuildCreateDispatchData,
+  GatewayGuildMembersChunkDispatchData,
+  GatewayMessageCreateDispatchData,
+  GatewayMessageDeleteDispatchData,
+  GatewayMessageUpdateDispatchData,
+  GatewayReadyDispatchData,
+  GatewayThreadCreateDispatchData,
+} from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { apiCurrentUser, apiGatewayGuild, apiMember, apiMessage } from './serialize.ts';
+import { apiChannel, apiCurrentUser, apiGatewayGuild, apiMember, apiMessage } from './serialize.ts';
 import type { EmulatorEvent, EmulatorState, MessageRecord } from './state.ts';
 import type { EmulatorLogger } from './logger.ts';
 
@@ -82,6 +91,27 @@ export interface SessionInfo {
   seq: number;
   shard: [number, number] | null;
 }
+
+/** Fields Discord sends that discord-api-types does not list (tracing, fields of user accounts). */
+type Extra = { [field: string]: unknown };
+
+/**
+ * Every dispatch the emulator sends, typed by discord-api-types: a missing or mistyped field fails
+ * the type check. INTERACTION_CREATE's envelope is typed where it is built (interactions.ts); here
+ * it stays loose, since the test API's raw interactions carry whatever a hostile client would send.
+ */
+export interface DispatchData {
+  READY: GatewayReadyDispatchData & Extra;
+  RESUMED: Extra;
+  GUILD_CREATE: GatewayGuildCreateDispatchData & Extra;
+  GUILD_MEMBERS_CHUNK: GatewayGuildMembersChunkDispatchData;
+  MESSAGE_CREATE: GatewayMessageCreateDispatchData;
+  MESSAGE_UPDATE: GatewayMessageUpdateDispatchData;
+  MESSAGE_DELETE: GatewayMessageDeleteDispatchData;
+  THREAD_CREATE: GatewayThreadCreateDispatchData;
+  INTERACTION_CREATE: Record<string, unknown>;
+}
+export type DispatchName = keyof DispatchData;
 
 export class Gateway {
   private readonly wss = new WebSocketServer({ noServer: true });
@@ -212,7 +242,7 @@ export class Gateway {
     conn.session = session;
     const app = this.state.application;
     const guilds = [...this.state.guilds.values()].filter((g) => this.onShard(session, g.id));
-    const ready: Record<string, unknown> = {
+    const ready: DispatchData['READY'] = {
       v: 10,
       user_settings: {},
       user: apiCurrentUser(this.state.botUser),
@@ -220,7 +250,7 @@ export class Gateway {
       session_id: session.id,
       session_type: 'normal',
       resume_gateway_url: this.opts.gatewayUrl(),
-      application: { id: app.id, flags: app.flags },
+      application: { id: app.id, flags: app.flags, flags_new: String(app.flags) },
       private_channels: [],
       relationships: [],
       presences: [],
@@ -302,7 +332,7 @@ export class Gateway {
       });
     }
     members = members.slice(0, limit);
-    const chunk: Record<string, unknown> = {
+    const chunk: DispatchData['GUILD_MEMBERS_CHUNK'] = {
       guild_id: guild.id,
       members: members.map((m) => apiMember(this.state, m)),
       chunk_index: 0,
@@ -310,7 +340,7 @@ export class Gateway {
     };
     if (userIds) chunk.not_found = userIds.filter((id) => !guild.members.has(id));
     if (d.presences === true) chunk.presences = [];
-    if (d.nonce !== undefined) chunk.nonce = d.nonce;
+    if (typeof d.nonce === 'string') chunk.nonce = d.nonce;
     this.dispatchTo(session, 'GUILD_MEMBERS_CHUNK', chunk);
   }
 
@@ -321,7 +351,7 @@ export class Gateway {
     return Number((BigInt(guildId) >> 22n) % BigInt(count)) === id;
   }
 
-  private dispatchTo(session: Session, t: string, d: unknown): void {
+  private dispatchTo<T extends DispatchName>(session: Session, t: T, d: DispatchData[T]): void {
     session.seq += 1;
     const payload: GatewayPayload = { op: Op.Dispatch, t, s: session.seq, d };
     session.buffer.push(payload);
@@ -330,7 +360,7 @@ export class Gateway {
   }
 
   /** Dispatches to every live or resumable session; `build` returns null to skip a session (intents). */
-  dispatch(t: string, guildId: string | null, build: (session: Session) => unknown): number {
+  dispatch<T extends DispatchName>(t: T, guildId: string | null, build: (session: Session) => DispatchData[T] | null): number {
     let n = 0;
     for (const session of this.sessions.values()) {
       if (!this.onShard(session, guildId)) continue;
@@ -418,6 +448,12 @@ export class Gateway {
         this.dispatch('MESSAGE_DELETE', e.guildId, (s) =>
           s.intents & intent ? { id: e.id, channel_id: e.channelId, ...(e.guildId ? { guild_id: e.guildId } : {}) } : null,
         );
+        return;
+      }
+      case 'thread.create': {
+        // Private threads reach only sessions whose bot may see them (it is a member of those it starts).
+        const thread = { ...(apiChannel(this.state, e.channel) as GatewayThreadCreateDispatchData), newly_created: true as const };
+        this.dispatch('THREAD_CREATE', e.channel.guildId, (s) => (s.intents & Intent.Guilds ? thread : null));
         return;
       }
       default:

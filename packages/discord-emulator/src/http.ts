@@ -63,6 +63,11 @@ export class Router<C extends RequestContext = RequestContext> {
     return this;
   }
 
+  /** Every route, in the order of registration. */
+  list(): Array<{ method: string; pattern: string }> {
+    return this.routes.map((r) => ({ method: r.method, pattern: r.pattern }));
+  }
+
   get(p: string, h: Handler<C>, m?: RouteMeta) {
     return this.add('GET', p, h, m);
   }

@@ -1,7 +1,7 @@
 /**
  * A local Discord: an HTTP + WebSocket server speaking Discord API v10 well enough for an unmodified
  * discord.js v14 client (REST under /api, gateway at /gateway), plus a test API (/_test) to act as
- * users and a small web page (/) to play. See docs/emulator.md.
+ * users and a small web page (/) to play. See the package README.
  *
  *   const emulator = await startEmulator({ port: 0 });
  *   const client = new Client({ intents: [...], rest: { api: emulator.apiBase } });
@@ -18,7 +18,8 @@ import { Interactions } from './interactions.ts';
 import { consoleLogger, type EmulatorLogger } from './logger.ts';
 import { servePage } from './page.ts';
 import { Persistence } from './persist.ts';
-import { RestApi } from './rest.ts';
+import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
+import { RestApi, type RestExchange } from './rest.ts';
 import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
 import { TestApi } from './test-api.ts';
@@ -34,6 +35,8 @@ export type { ServerDefinition, GuildDefinition, UserDefinition, RoleDefinition,
 export { Permission } from './permissions.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';
+export type { RestExchange } from './rest.ts';
+export { DEFAULT_ROUTE_LIMITS, RateLimiter, type RateLimitOptions, type RouteLimit } from './rate-limits.ts';
 
 export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> {
   /** The guilds, channels, roles and users to start with (default `exampleServer`). */
@@ -53,6 +56,14 @@ export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> 
    * across restarts; created if missing. Without it everything lives in memory only.
    */
   dataDir?: string;
+  /**
+   * Discord's rate limits (default on: 50 requests a second per bot, per-route buckets with
+   * `X-RateLimit-*` headers and 429 answers). `false` turns them off, for tests that send far more
+   * than a bot may; an object changes the figures.
+   */
+  rateLimits?: false | RateLimitOptions;
+  /** Called with every REST request of the bot and the emulator's answer (to record them, or check them against Discord's spec). */
+  onRestExchange?: (exchange: RestExchange) => void;
   /**
    * The shard count `GET /gateway/bot` recommends (default: one per 1,000 guilds, at least one).
    * Sessions that identify with `shard: [id, count]` receive the events of the guilds Discord would
@@ -84,6 +95,10 @@ export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   clock: EmulatorClock;
   /** The in-memory model; tests may read it (mutate it only through the test API). */
   state: EmulatorState;
+  /** The REST routes it serves (method and pattern, e.g. "/channels/:channelId/messages"). */
+  restRoutes: Array<{ method: string; pattern: string }>;
+  /** The rate limiter (null when `rateLimits: false`); `counts` tells how many 429s it answered. */
+  rateLimiter: RateLimiter | null;
   /** A test API client bound to this emulator. */
   client: EmulatorClient;
   close(): Promise<void>;
@@ -106,7 +121,8 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const gateway = new Gateway(state, { botToken, logger, gatewayUrl: () => gatewayUrl });
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
-  const rest = new RestApi({ state, interactions, gateway, faults, logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
+  const rateLimiter = opts.rateLimits === false ? null : new RateLimiter(opts.rateLimits ?? {});
+  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
   const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
 
   const server = http.createServer((req, res) => {
@@ -159,6 +175,8 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
     guilds: seed.guilds,
     clock,
     state,
+    rateLimiter,
+    restRoutes: rest.served(),
     client: new EmulatorClient(url),
     async close() {
       if (closed) return;

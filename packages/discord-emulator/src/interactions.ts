@@ -5,7 +5,7 @@
  * for 15 minutes, ephemeral messages visible only to the invoking user.
  */
 import { randomBytes } from 'node:crypto';
-import type { APIMessage } from 'discord-api-types/v10';
+import type { APIBaseInteraction, APIMessage, InteractionType as ApiInteractionType, Locale } from 'discord-api-types/v10';
 import { ApiError, Errors, FormErrors } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { json, noContent, type Reply, type UploadedFile } from './http.ts';
@@ -118,18 +118,21 @@ export class Interactions {
     const guild = channel.guildId ? state.guilds.get(channel.guildId) : undefined;
     const userPerms = state.permissionsIn(channel, input.user.id);
     const botPerms = state.permissionsIn(channel, state.application.botUserId);
-    const payload: Record<string, unknown> = {
+    // The envelope every interaction shares, typed by discord-api-types (a missing or mistyped
+    // field fails the type check); `data` is whatever the caller built for the interaction's type.
+    const payload: Omit<APIBaseInteraction<ApiInteractionType, unknown>, 'type'> & { type: number; [field: string]: unknown } = {
       app_permissions: botPerms.toString(),
       application_id: state.application.id,
       attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       authorizing_integration_owners: { '0': guild ? guild.id : '0' },
-      channel: { ...apiChannel(state, channel), permissions: userPerms.toString() },
+      // Discord adds the user's permissions to the channel (discord-api-types does not list them).
+      channel: Object.assign(apiChannel(state, channel), { permissions: userPerms.toString() }),
       channel_id: channel.id,
       context: guild ? 0 : 1,
       data: input.data,
       entitlements: [],
       id,
-      locale: 'en-US',
+      locale: 'en-US' as Locale,
       token,
       type: input.type,
       version: 1,
@@ -137,9 +140,9 @@ export class Interactions {
     if (guild) {
       const member = guild.members.get(input.user.id);
       if (!member) throw new ApiError(400, 0, `${input.user.username} is not a member of ${guild.name}`);
-      payload.guild = { id: guild.id, locale: guild.preferredLocale, features: [] };
+      payload.guild = { id: guild.id, locale: guild.preferredLocale as Locale, features: [] };
       payload.guild_id = guild.id;
-      payload.guild_locale = guild.preferredLocale;
+      payload.guild_locale = guild.preferredLocale as Locale;
       payload.member = { ...apiMember(state, member), permissions: userPerms.toString() };
     } else {
       payload.user = apiUser(input.user);

@@ -18,7 +18,7 @@ console.log(
     `  Bot token:        ${emulator.botToken}`,
     `  Application id:   ${emulator.applicationId}`,
     `  Guild id:         ${emulator.guildId}`,
-    `  Test API:         ${emulator.url}/_test  (docs/emulator.md)`,
+    `  Test API:         ${emulator.url}/_test  (README.md of @stonehall/discord-emulator)`,
     '',
   ].join('\n'),
 );

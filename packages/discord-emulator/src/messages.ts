@@ -105,9 +105,23 @@ function resolveReply(state: EmulatorState, channel: ChannelRecord, payload: Mes
   return target;
 }
 
+/** Discord's upload limits for a server without boosts: 10 MiB a file, 10 attachments a message. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_ATTACHMENTS = 10;
+
+function checkUploads(files: UploadedFile[], total: number, prefix: FieldPath): void {
+  if (files.some((f) => f.bytes.length > MAX_FILE_BYTES)) throw new ApiError(413, 40005, 'Request entity too large');
+  if (total > MAX_ATTACHMENTS) {
+    const f = new FormErrors();
+    f.add([...prefix, 'attachments'], 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_ATTACHMENTS} or fewer in length.`);
+    throw ApiError.form(f);
+  }
+}
+
 export function createFromPayload(state: EmulatorState, payload: MessagePayload, opts: CreateOptions, baseUrl: string): MessageRecord {
   const channel = opts.channel;
   const prefix = opts.prefix ?? [];
+  checkUploads(opts.files ?? [], (opts.files ?? []).length, prefix);
   const replied = resolveReply(state, channel, payload, prefix);
   const attachments = buildAttachments(state, channel.id, payload, opts.files ?? [], baseUrl);
   const content = payload.content ?? '';
@@ -162,6 +176,7 @@ export function editFromPayload(
     const keep = new Set(payload.attachments.map((a) => a.id));
     attachments = message.attachments.filter((a) => keep.has(a.id));
   }
+  checkUploads(files, attachments.length + files.length, []);
   attachments = [...attachments, ...buildAttachments(state, channel.id, payload, files, baseUrl)];
   const content = payload.content ?? message.content;
   const embeds = payload.embeds ?? message.embeds;

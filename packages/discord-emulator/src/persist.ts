@@ -1,6 +1,6 @@
 /**
  * The emulator's memory in a data folder, so that a restart is invisible as it is on Discord: the
- * messages of every channel, DM channels, registered commands, users' DM settings and members added
+ * messages of every channel, DM channels, threads, registered commands, users' DM settings and members added
  * at run time, nonces, recent refusals, uploaded files and the clock's offset. The server's shape
  * (guilds, channels, roles, the defined users) comes from the definition on every start; what
  * happened in it comes from here. In-flight interactions and gateway sessions are not kept (a
@@ -25,6 +25,8 @@ interface Snapshot {
   users: UserRecord[];
   members: Array<{ guildId: string; member: MemberRecord }>;
   dmChannels: ChannelRecord[];
+  /** Threads the bot started (their channel must still be in the definition). */
+  threads?: ChannelRecord[];
   /** Every channel's messages, oldest first. */
   messages: MessageRecord[];
   lastMessageIds: Record<string, string | null>;
@@ -86,6 +88,11 @@ export class Persistence {
       const guild = state.guilds.get(guildId);
       if (guild && state.users.has(member.userId) && !guild.members.has(member.userId)) guild.members.set(member.userId, member);
     }
+    for (const c of snap.threads ?? []) {
+      if (!c.thread || !state.channels.has(c.thread.parentId)) continue;
+      state.channels.set(c.id, c);
+      state.channelMessages.set(c.id, []);
+    }
     for (const c of snap.dmChannels) {
       if (!c.recipientId || !state.users.has(c.recipientId)) continue;
       state.channels.set(c.id, c);
@@ -131,6 +138,7 @@ export class Persistence {
       users: [...state.users.values()],
       members,
       dmChannels: [...state.channels.values()].filter((c) => c.type === 1),
+      threads: [...state.channels.values()].filter((c) => c.thread),
       messages,
       lastMessageIds,
       commands: [...state.commands.values()],

@@ -4,11 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bulkOverwrite, createCommand, deleteCommand, editCommand, toApiCommand } from './commands.ts';
-import { ApiError, Errors } from './errors.ts';
+import { ApiError, Errors, FormErrors } from './errors.ts';
 import type { Faults } from './faults.ts';
 import type { Gateway } from './gateway.ts';
 import { json, noContent, parseBody, readRawBody, Router, send, type ParsedBody, type Reply, type RequestContext } from './http.ts';
 import type { Interactions } from './interactions.ts';
+import type { RateLimiter } from './rate-limits.ts';
 import type { EmulatorLogger } from './logger.ts';
 import { createFromPayload, editFromPayload, validateOrThrow } from './messages.ts';
 import { Permission, hasPermission } from './permissions.ts';
@@ -21,12 +22,29 @@ export interface RestDeps {
   interactions: Interactions;
   gateway: Gateway;
   faults: Faults;
+  /** null: no rate limits (only injected faults answer 429). */
+  rateLimiter: RateLimiter | null;
+  /** Told of every REST request and its answer (after the answer is sent). */
+  onExchange?: (exchange: RestExchange) => void;
   logger: EmulatorLogger;
   botToken: string;
   baseUrl: () => string;
   gatewayUrl: () => string;
   /** The shard count GET /gateway/bot recommends. */
   recommendedShards?: () => number;
+}
+
+/** One REST request of the bot and the emulator's answer: what a recorder or a spec check needs. */
+export interface RestExchange {
+  method: string;
+  /** Without the /api/vN prefix and the query. */
+  path: string;
+  query: string;
+  /** The JSON body (multipart: its payload_json); undefined when there was none or it was not read. */
+  requestBody: unknown;
+  status: number;
+  /** undefined for 204. */
+  responseBody: unknown;
 }
 
 /** How long an enforced nonce is remembered (Discord: "the past few minutes"). */
@@ -52,6 +70,11 @@ export class RestApi {
     this.routes();
   }
 
+  /** The REST routes served ("/channels/:channelId/messages"), without the /api/vN prefix. */
+  served(): Array<{ method: string; pattern: string }> {
+    return this.router.list();
+  }
+
   private get state(): EmulatorState {
     return this.deps.state;
   }
@@ -65,6 +88,16 @@ export class RestApi {
     let reply: Reply;
     let rawBody: Buffer | undefined;
     let delayMs = 0;
+    let limitHeaders: Record<string, string> | undefined;
+    let parsed: ParsedBody | undefined;
+    const tell = (r: Reply) => {
+      if (!this.deps.onExchange) return;
+      try {
+        this.deps.onExchange({ method, path, query: url.search, requestBody: parsed?.json, status: r.status, responseBody: 'json' in r ? r.json : undefined });
+      } catch {
+        // A broken recorder must not break the emulator.
+      }
+    };
     try {
       const version = m[1] ? Number(m[1]) : 10;
       if (version < 9 || version > 10) throw new ApiError(400, 50041, 'Invalid API version provided');
@@ -85,7 +118,15 @@ export class RestApi {
           throw Errors.invalidFormBody([snake(name)], 'NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`);
         }
       }
-      let parsed: ParsedBody | undefined;
+      const limit = this.deps.rateLimiter?.take(method, match);
+      if (limit && !limit.ok) {
+        this.deps.logger.info({ method, path, retryAfter: limit.body.retry_after, global: limit.body.global }, 'emulator: rate limited');
+        const tooMany = { status: 429, json: limit.body, headers: limit.headers };
+        send(res, tooMany);
+        tell(tooMany);
+        return true;
+      }
+      limitHeaders = limit?.headers;
       const ctx: RequestContext = {
         req,
         method,
@@ -114,7 +155,9 @@ export class RestApi {
       }
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (limitHeaders) reply = { ...reply, headers: { ...limitHeaders, ...reply.headers } };
     send(res, reply);
+    tell(reply);
     return true;
   }
 
@@ -181,6 +224,48 @@ export class RestApi {
     const c = this.state.commands.get(id);
     if (!c || c.guildId !== guildId) throw Errors.unknownCommand();
     return c;
+  }
+
+  /** A text channel of a guild where the bot may start threads. */
+  private threadParent(id: string): ChannelRecord {
+    const parent = this.channel(id);
+    if (parent.type !== ChannelKind.GuildText) throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
+    const perms = this.botPerms(parent);
+    if (!hasPermission(perms, Permission.CREATE_PUBLIC_THREADS)) throw Errors.missingPermissions();
+    return parent;
+  }
+
+  private threadInput(body: unknown, withType: boolean): { name: string; autoArchive: 60 | 1440 | 4320 | 10080; type: 11 | 12 } {
+    const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const f = new FormErrors();
+    if (typeof b.name !== 'string') f.add(['name'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    else if (b.name.length < 1 || b.name.length > 100) f.add(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    const auto = b.auto_archive_duration ?? 4320;
+    if (![60, 1440, 4320, 10080].includes(auto as number)) f.add(['auto_archive_duration'], 'BASE_TYPE_CHOICES', `Value must be one of {60, 1440, 4320, 10080}.`);
+    const type = withType ? (b.type ?? 12) : 11;
+    if (type !== 11 && type !== 12) f.add(['type'], 'BASE_TYPE_CHOICES', 'Value must be one of {11, 12}.');
+    if (!f.empty) throw ApiError.form(f);
+    return { name: b.name as string, autoArchive: auto as 60 | 1440 | 4320 | 10080, type: type as 11 | 12 };
+  }
+
+  private startThread(parent: ChannelRecord, id: string, name: string, autoArchive: 60 | 1440 | 4320 | 10080, type: 11 | 12): ChannelRecord {
+    const botId = this.state.application.botUserId;
+    const channel: ChannelRecord = {
+      id,
+      type,
+      guildId: parent.guildId,
+      name,
+      position: 0,
+      topic: null,
+      overwrites: [],
+      recipientId: null,
+      lastMessageId: null,
+      thread: { parentId: parent.id, ownerId: botId, createdAt: this.state.nowIso(), autoArchiveMinutes: autoArchive, memberIds: [botId] },
+    };
+    this.state.channels.set(id, channel);
+    this.state.channelMessages.set(id, []);
+    this.state.emit({ type: 'thread.create', channel });
+    return channel;
   }
 
   private botPerms(channel: ChannelRecord): bigint {
@@ -361,6 +446,24 @@ export class RestApi {
 
     // channels and messages
     r.get('/channels/:channelId', ({ params }) => json(200, apiChannel(state, this.channel(params.channelId as string))));
+    // threads: from a message (the thread takes the message's id) or on their own
+    r.post('/channels/:channelId/messages/:messageId/threads', async (ctx) => {
+      const parent = this.threadParent(ctx.params.channelId as string);
+      const message = this.message(parent, ctx.params.messageId as string);
+      if (state.channels.has(message.id)) throw new ApiError(400, 160004, 'A thread has already been created for this message');
+      const { json: body } = await ctx.body();
+      const input = this.threadInput(body, false);
+      const thread = this.startThread(parent, message.id, input.name, input.autoArchive, ChannelKind.PublicThread);
+      // The message now has a thread (flag HAS_THREAD, and its `thread` field): Discord announces it as an update.
+      state.updateMessage(message, { flags: message.flags | 32 }, false);
+      return json(201, apiChannel(state, thread));
+    });
+    r.post('/channels/:channelId/threads', async (ctx) => {
+      const parent = this.threadParent(ctx.params.channelId as string);
+      const { json: body } = await ctx.body();
+      const input = this.threadInput(body, true);
+      return json(201, apiChannel(state, this.startThread(parent, state.ids.next(), input.name, input.autoArchive, input.type)));
+    });
     r.post('/channels/:channelId/typing', ({ params }) => {
       this.channel(params.channelId as string);
       return noContent();
@@ -393,7 +496,7 @@ export class RestApi {
     r.get('/guilds/:guildId', ({ params, query }) => json(200, apiGuild(this.guild(params.guildId as string), query.get('with_counts') === 'true')));
     r.get('/guilds/:guildId/channels', ({ params }) => {
       const g = this.guild(params.guildId as string);
-      const channels = [...state.channels.values()].filter((c) => c.guildId === g.id).sort((a, b) => a.position - b.position);
+      const channels = [...state.channels.values()].filter((c) => c.guildId === g.id && !c.thread).sort((a, b) => a.position - b.position);
       return json(200, channels.map((c) => apiChannel(state, c)));
     });
     r.get('/guilds/:guildId/roles', ({ params }) => json(200, [...this.guild(params.guildId as string).roles.values()].map(apiRole)));

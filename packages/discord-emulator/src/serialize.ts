@@ -3,6 +3,10 @@
  * defaults follow what Discord sends today (nulls included), so discord.js structures are fully built.
  */
 import type {
+  APIGuild,
+  GuildSystemChannelFlags,
+  Locale,
+  GatewayGuildCreateDispatchData,
   APIChannel,
   APIGuildMember,
   APIMessage,
@@ -84,6 +88,31 @@ export function apiMember(state: EmulatorState, m: MemberRecord): APIGuildMember
 }
 
 export function apiChannel(state: EmulatorState, c: ChannelRecord): APIChannel {
+  if (c.thread) {
+    const count = state.messagesIn(c.id).filter((m) => m.visibleTo === null).length;
+    return {
+      id: c.id,
+      type: c.type,
+      guild_id: c.guildId ?? undefined,
+      name: c.name ?? '',
+      parent_id: c.thread.parentId,
+      owner_id: c.thread.ownerId,
+      last_message_id: c.lastMessageId,
+      rate_limit_per_user: 0,
+      flags: 0,
+      message_count: count,
+      member_count: c.thread.memberIds.length,
+      total_message_sent: count,
+      thread_metadata: {
+        archived: false,
+        archive_timestamp: c.thread.createdAt,
+        auto_archive_duration: c.thread.autoArchiveMinutes,
+        locked: false,
+        create_timestamp: c.thread.createdAt,
+        ...(c.type === ChannelKind.PrivateThread ? { invitable: true } : {}),
+      },
+    } as unknown as APIChannel;
+  }
   if (c.type === ChannelKind.DM) {
     const recipient = c.recipientId ? state.users.get(c.recipientId) : undefined;
     return {
@@ -112,8 +141,8 @@ export function apiChannel(state: EmulatorState, c: ChannelRecord): APIChannel {
 }
 
 /** The guild object of GET /guilds/:id (no channels or members). */
-export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unknown> {
-  const base: Record<string, unknown> = {
+export function apiGuild(g: GuildRecord, withCounts = false): APIGuild & { [field: string]: unknown } {
+  const base: APIGuild & { [field: string]: unknown } = {
     id: g.id,
     name: g.name,
     icon: null,
@@ -134,19 +163,20 @@ export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unk
     mfa_level: 0,
     application_id: null,
     system_channel_id: g.systemChannelId,
-    system_channel_flags: 0,
+    system_channel_flags: 0 as GuildSystemChannelFlags,
     rules_channel_id: null,
     max_presences: null,
     max_members: 500000,
     vanity_url_code: null,
     description: null,
     home_header: null,
+    hub_type: null,
     // Deprecated on Discord (voice regions are per channel now) but still sent and required by its spec.
     region: 'deprecated',
     banner: null,
     premium_tier: 0,
     premium_subscription_count: 0,
-    preferred_locale: g.preferredLocale,
+    preferred_locale: g.preferredLocale as Locale,
     public_updates_channel_id: null,
     max_video_channel_users: 25,
     max_stage_video_channel_users: 50,
@@ -165,12 +195,12 @@ export function apiGuild(g: GuildRecord, withCounts = false): Record<string, unk
 }
 
 /** The GUILD_CREATE payload: the guild plus everything the gateway adds for a bot that just connected. */
-export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): Record<string, unknown> {
+export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): GatewayGuildCreateDispatchData & { [field: string]: unknown } {
   const botMember = g.members.get(state.application.botUserId);
   const channels = [...state.channels.values()]
-    .filter((c) => c.guildId === g.id)
+    .filter((c) => c.guildId === g.id && !c.thread)
     .sort((a, b) => a.position - b.position)
-    .map((c) => apiChannel(state, c));
+    .map((c) => apiChannel(state, c) as GatewayGuildCreateDispatchData['channels'][number]);
   return {
     ...apiGuild(g),
     joined_at: botMember?.joinedAt ?? state.nowIso(),
@@ -181,7 +211,7 @@ export function apiGatewayGuild(state: EmulatorState, g: GuildRecord): Record<st
     voice_states: [],
     members: [...g.members.values()].map((m) => apiMember(state, m)),
     channels,
-    threads: [],
+    threads: [...state.channels.values()].filter((c) => c.thread && c.guildId === g.id).map((c) => apiChannel(state, c)) as GatewayGuildCreateDispatchData['threads'],
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],
@@ -296,5 +326,8 @@ export function apiMessage(state: EmulatorState, m: MessageRecord, opts: Message
       if (member && !m.webhookId) withGuild.member = apiMemberFields(member);
     }
   }
+  // A thread started from this message has the message's id.
+  const thread = state.channels.get(m.id);
+  if (thread?.thread && thread.thread.parentId === m.channelId) msg.thread = apiChannel(state, thread) as APIMessage['thread'];
   return msg;
 }

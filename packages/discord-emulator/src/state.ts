@@ -60,11 +60,11 @@ export interface GuildRecord {
   members: Map<string, MemberRecord>;
 }
 
-export const ChannelKind = { GuildText: 0, DM: 1 } as const;
+export const ChannelKind = { GuildText: 0, DM: 1, PublicThread: 11, PrivateThread: 12 } as const;
 
 export interface ChannelRecord {
   id: string;
-  type: 0 | 1;
+  type: 0 | 1 | 11 | 12;
   guildId: string | null;
   name: string | null;
   position: number;
@@ -73,6 +73,8 @@ export interface ChannelRecord {
   /** DM channels: the human on the other side (the bot is the implicit second recipient). */
   recipientId: string | null;
   lastMessageId: string | null;
+  /** Threads: the channel it lives in, who started it, when, and for how long it stays active (minutes). */
+  thread?: { parentId: string; ownerId: string; createdAt: string; autoArchiveMinutes: 60 | 1440 | 4320 | 10080; memberIds: string[] };
 }
 
 /** What an interaction-created message remembers about the interaction (Discord's interaction_metadata). */
@@ -156,6 +158,7 @@ export type EmulatorEvent =
   | { type: 'rejection'; rejection: Rejection }
   | { type: 'commands.update'; guildId: string | null; count: number }
   | { type: 'dms.update'; userId: string; open: boolean }
+  | { type: 'thread.create'; channel: ChannelRecord }
   | { type: 'clock.advance'; now: string; offsetMs: number }
   | { type: 'gateway'; event: 'identify' | 'resume' | 'close'; sessionId: string; code?: number };
 
@@ -307,6 +310,17 @@ export class EmulatorState {
   permissionsIn(channel: ChannelRecord, userId: string): bigint {
     if (channel.type === ChannelKind.DM) {
       return userId === channel.recipientId || userId === this.application.botUserId ? DM_PERMISSIONS : 0n;
+    }
+    if (channel.thread) {
+      // A thread takes its channel's permissions; sending there needs SEND_MESSAGES_IN_THREADS, and a
+      // private thread is seen only by its members (and those who may manage threads).
+      const parent = this.channels.get(channel.thread.parentId);
+      if (!parent) return 0n;
+      let perms = this.permissionsIn(parent, userId);
+      if (channel.type === ChannelKind.PrivateThread && !channel.thread.memberIds.includes(userId) && (perms & (1n << 34n)) === 0n) return 0n;
+      const SEND = 1n << 11n;
+      perms = (perms & (1n << 38n)) !== 0n ? perms | SEND : perms & ~SEND;
+      return perms;
     }
     const guild = channel.guildId ? this.guilds.get(channel.guildId) : undefined;
     const member = guild?.members.get(userId);

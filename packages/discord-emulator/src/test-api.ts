@@ -1,7 +1,7 @@
 /**
  * The test API under /_test: act as any demo user (run slash commands, click components, submit
  * modals, send messages), read what each user sees, steer time, inject faults, drop the gateway and
- * follow changes as Server-Sent Events. Documented in docs/emulator.md.
+ * follow changes as Server-Sent Events. Documented in the package README.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';

@@ -15,12 +15,14 @@ const dir = mkdtempSync(path.join(tmpdir(), 'emulator-data-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('an emulator with a data folder', () => {
-  it('keeps messages, DM channels, commands, files, DM settings and the clock offset across a restart', async () => {
+  it('keeps messages, DM channels, threads, commands, files, DM settings and the clock offset across a restart', async () => {
     const first = await startHarness({ dataDir: dir, clock: new OffsetClock() });
     const { emulator } = first;
     const channel = (await first.client.channels.fetch(emulator.channels.games)) as TextChannel;
     const board = await channel.send({ content: 'the board', files: [{ attachment: Buffer.from('png bytes'), name: 'board.png' }] });
     await first.emu.sendMessage({ user: 'alice', channel: 'games', content: 'my move' });
+    const thread = await board.startThread({ name: 'table talk' });
+    await thread.send('in the thread');
     const alice = await first.client.users.fetch(emulator.users.alice);
     const dm = await alice.send('your turn');
     const [command] = [...(await first.client.application!.commands.set([{ name: 'ping', description: 'Replies' }], emulator.guildId)).values()];
@@ -46,6 +48,8 @@ describe('an emulator with a data folder', () => {
       expect(file.status).toBe(200);
       expect(await file.text()).toBe('png bytes');
 
+      // The thread, with its message.
+      expect((await again.emu.messages(thread.id, 'alice')).messages.map((m) => m.content)).toEqual(['in the thread']);
       // The same DM channel, with its history.
       const reopened = (await again.client.rest.post(Routes.userChannels(), { body: { recipient_id: again.emulator.users.alice } })) as { id: string };
       expect(reopened.id).toBe(dm.channelId);

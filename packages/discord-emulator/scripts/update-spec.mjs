@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Replaces the pinned copy of Discord's API spec (spec/discord/openapi.json, pin in
-// spec/discord/pin.json) and reports what changed between the two: operations added and removed,
-// and operations whose request or answers changed. Then run `npm test` (tests/spec) to see
-// whether Stonehall and the emulator still agree with it.
+// Replaces the pinned copy of Discord's API spec (spec/openapi.json, pin in
+// spec/pin.json) and reports what changed between the two: operations added and removed,
+// and operations whose request or answers changed. Then run the package's tests (tests/spec.test.ts) and
+// the bot's (Stonehall: tests/spec) to see whether the emulator and the bot still agree with it.
 //
 //   npm run spec:update                        # the newest commit of discord/discord-api-spec
 //   npm run spec:update -- --commit 74fda0f    # a given commit
@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const dir = new URL('../spec/discord/', import.meta.url);
+const dir = new URL('../spec/', import.meta.url);
 const args = process.argv.slice(2);
 const opt = (name) => {
   const i = args.indexOf(`--${name}`);
