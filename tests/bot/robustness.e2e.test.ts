@@ -42,12 +42,16 @@ describe('untrusted input', () => {
   it('a game button with a forged message id never rewrites the message it claims to come from', async () => {
     const a = await kbGame('alice', 'bob');
     const b = await kbGame('carol', 'dave');
+    // Everything the two starts send has been delivered before the board is read.
+    await h.settle();
     const before = (await h.api.messages('knucklebones', 'alice')).messages.find((m) => m.id === b.boardId)!;
     const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: a.gameId } });
     const mover = h.emulator.users.alice === (g.state as { turn: string }).turn ? 'alice' : 'bob';
     // A legal move of game A, sent as if clicked on game B's board: played, answered privately.
     const r = await h.api.rawInteraction({ user: mover, channel: 'knucklebones', type: 3, data: { custom_id: `kb:place:${a.gameId}:${g.version}:1`, component_type: 2 }, message: b.boardId });
     expect(r.response?.message?.flags).toBe(EPHEMERAL);
+    // Nor later, when the move's deliveries are made.
+    await h.settle();
     const after = (await h.api.messages('knucklebones', 'alice')).messages.find((m) => m.id === b.boardId)!;
     expect(after.embeds).toEqual(before.embeds);
     expect(buttons(after)).toEqual(buttons(before));
