@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { deployCommands } from '../commands/deploy.ts';
-import { startEmulator, silentLogger } from '../src/emulator/index.ts';
-import { BotProcess } from '../tests/helpers/bot-process.ts';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { benchContext, benchDatabase, startGames } from './db.ts';
 
 async function rssMiB(pid: number): Promise<number> {
@@ -9,19 +9,32 @@ async function rssMiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
 }
 
+/** The process `npm start` runs the bot in: scripts/start.mjs's child (or start.mjs itself if it runs the bot in-process). */
+async function botPid(startPid: number): Promise<number> {
+  const children = (await readFile(`/proc/${startPid}/task/${startPid}/children`, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean);
+  return children.length ? Number(children[0]) : startPid;
+}
+
+export interface MemoryResult {
+  label: string;
+  games: number;
+  rssMiB: number;
+  startMs: number;
+}
+
 /**
- * Resident memory of a real bot process (src/main.ts against the emulator) with `games` active
- * games in its database, after it has started and run its ticks for a few seconds and answered
- * a command. Games are cloned in SQL from one real game, with their seats and pending jobs.
+ * Idle resident memory of the bot process exactly as `npm start` runs it with the embedded
+ * emulator (no DISCORD_TOKEN), `settleMs` after it printed its banner. `database`: 'postgres' (a
+ * fresh bench database holding `games` active games, cloned in SQL from a real one) or 'embedded'
+ * (PGlite, in the same process: what a fresh clone's `npm install && npm start` runs).
  */
-export async function botMemory(games: number): Promise<{ games: number; rssMiB: number }> {
-  const { db, url, drop } = await benchDatabase(4);
-  const emulator = await startEmulator({ logger: silentLogger });
-  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  const bot = new BotProcess({ DISCORD_TOKEN: emulator.botToken, DISCORD_API_BASE: emulator.apiBase, DATABASE_URL: url, STONEHALL_CLOCK_URL: emulator.url });
+export async function startMemory(database: 'postgres' | 'embedded', games = 0, settleMs = 5000): Promise<MemoryResult> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stonehall-bench-'));
+  const bench = database === 'postgres' ? await benchDatabase(4) : null;
   try {
-    if (games > 0) {
-      const [template] = await startGames(benchContext(db), 1, emulator.guildId, emulator.channels.knucklebones);
+    if (bench && games > 0) {
+      const { db } = bench;
+      const [template] = await startGames(benchContext(db), 1);
       await db.sql.query(
         `INSERT INTO games (guild_id, channel_id, kind, status, options, state, version, seed, seed_commitment, board_version, created_at, updated_at)
          SELECT guild_id, channel_id, kind, status, options, state, version, seed, seed_commitment, -1, now(), now()
@@ -38,17 +51,43 @@ export async function botMemory(games: number): Promise<{ games: number; rssMiB:
          SELECT j.kind, g.id, j.due_at, j.payload, 'pending' FROM games g CROSS JOIN jobs j WHERE j.game_id = $1 AND g.id <> $1 AND j.status = 'pending'`,
         [template],
       );
-      // The outbox of the cloned games is already delivered (as in a long-running server).
       await db.sql.exec(`UPDATE outbox SET status = 'sent', sent_at = now()`);
     }
-    await bot.start();
-    await new Promise((r) => setTimeout(r, 4000));
-    await emulator.client.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'games' } });
-    const rss = await rssMiB(bot.pid!);
-    return { games, rssMiB: rss };
+    const env: NodeJS.ProcessEnv = { ...process.env, EMULATOR_PORT: '0', LOG_LEVEL: 'warn', STONEHALL_DATA_DIR: dataDir };
+    delete env.DISCORD_TOKEN;
+    delete env.DATABASE_URL;
+    if (bench) env.DATABASE_URL = bench.url;
+    const t = performance.now();
+    const proc = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`npm start did not start in 120 s:\n${out.slice(-2000)}`)), 120_000);
+        proc.stdout!.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('Stonehall is running')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+        proc.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
+        });
+      });
+      const startMs = performance.now() - t;
+      await new Promise((r) => setTimeout(r, settleMs));
+      const rss = await rssMiB(await botPid(proc.pid!));
+      return { label: database === 'postgres' ? 'npm start, emulator in-process, DATABASE_URL' : 'npm start, emulator and PGlite in-process', games, rssMiB: rss, startMs };
+    } finally {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+    }
   } finally {
-    await bot.stop();
-    await emulator.close();
-    await drop();
+    await bench?.drop();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
