@@ -7,7 +7,7 @@ import { outboxPayloadSchemas, type OutboxPayload } from '../services/notificati
 import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
-import type { GameModules, MessagePayload } from './game-module.ts';
+import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
 import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -96,20 +96,39 @@ export class DiscordDeliverer implements Deliverer {
     return this.client.rest.post(Routes.channelMessages(channelId), withFiles(payload)) as Promise<APIMessage>;
   }
 
-  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
-    const game = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId } });
-    const names = await playerNames(this.ctx, [p.userId, ...('opponents' in p.notification ? p.notification.opponents : [])]);
-    if (game) {
-      const seats = await this.ctx.db.seat.findMany({ where: { gameId: game.id } });
-      Object.assign(names, await playerNames(this.ctx, seats.map((s) => s.playerId)));
+  /**
+   * What the DM shows besides its notification: from the row (written with the change), reading
+   * the game only for a board posted after the row was written, or for rows older than `meta`.
+   */
+  private async dmMeta(p: OutboxPayload<'dm'>): Promise<NotificationMeta> {
+    const opponents = 'opponents' in p.notification ? p.notification.opponents : [];
+    if (p.meta) {
+      const m = p.meta;
+      let boardMessageId = m.boardMessageId;
+      if (boardMessageId === null) {
+        const g = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId }, select: { boardMessageId: true } });
+        boardMessageId = g?.boardMessageId ?? null;
+      }
+      return {
+        names: await playerNames(this.ctx, [...new Set([p.userId, ...opponents, ...m.players])]),
+        boardUrl: boardUrl({ guildId: m.guildId, channelId: m.channelId, boardMessageId }),
+        version: m.version,
+        active: m.active,
+        cycle: m.cycle,
+      };
     }
-    const meta = {
-      names,
+    const game = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId }, include: { seats: true } });
+    return {
+      names: await playerNames(this.ctx, [...new Set([p.userId, ...opponents, ...(game?.seats.map((s) => s.playerId) ?? [])])]),
       boardUrl: game ? boardUrl(game) : null,
       version: game?.version ?? 0,
       active: game?.status === 'active',
       cycle: game !== null && game.cycleId !== null,
     };
+  }
+
+  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
+    const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     const payload = present.notification(p.notification, meta);
     try {
@@ -140,32 +159,24 @@ export class DiscordDeliverer implements Deliverer {
    * buttons. Cosmetic (a click on an old button is refused anyway), so a DM that is gone is skipped.
    */
   private async dmEdit(p: OutboxPayload<'dm-edit'>): Promise<string> {
+    if (p.mode === 'retire') return this.retire(p);
     const seat = await this.ctx.db.seat.findFirst({ where: { gameId: p.gameId, playerId: p.userId } });
     if (!seat?.dmMessageId) return 'no-dm';
-    if (p.mode === 'retire' && seat.turnVersion !== null && seat.turnVersion > p.version) return 'newer-turn';
+    if (!seat.deadlineAt) return 'no-turn';
     const channelId = await this.dmChannel(p.userId);
-    let body: MessagePayload;
-    if (p.mode === 'refresh') {
-      if (!seat.deadlineAt) return 'no-turn';
-      const snap = await getGame(this.ctx, p.gameId, null);
-      const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
-      body = this.games.require(snap.game.kind).present.notification(
-        {
-          type: 'turn',
-          gameId: snap.game.id,
-          kind: snap.game.kind,
-          view: snap.view(p.userId),
-          deadlineAt: seat.deadlineAt.toISOString(),
-          opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
-        },
-        { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
-      );
-    } else {
-      // No read of the old message: its text stays, its rows become the link back to the board.
-      const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { guildId: true, channelId: true, boardMessageId: true } });
-      const url = game ? boardUrl(game) : null;
-      body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
-    }
+    const snap = await getGame(this.ctx, p.gameId, null);
+    const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
+    const body: MessagePayload = this.games.require(snap.game.kind).present.notification(
+      {
+        type: 'turn',
+        gameId: snap.game.id,
+        kind: snap.game.kind,
+        view: snap.view(p.userId),
+        deadlineAt: seat.deadlineAt.toISOString(),
+        opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
+      },
+      { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
+    );
     try {
       await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), withFiles(body));
     } catch (err) {
@@ -176,17 +187,50 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   /**
+   * The player's turn ended: their newest DM of the game loses its game buttons, keeping its text
+   * and a link to the board (no read of the old message). Only a DM that still shows buttons is
+   * edited (`dm_live`): one the click answered, or one already retired, costs no call. Skipped when
+   * a newer turn of theirs has begun (that turn's DM retires this one).
+   */
+  private async retire(p: OutboxPayload<'dm-edit'>): Promise<string> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null }>>`
+      UPDATE seats s SET dm_live = false
+      FROM games g
+      WHERE g.id = s.game_id AND s.game_id = ${p.gameId} AND s.player_id = ${p.userId} AND s.dm_live AND s.dm_message_id IS NOT NULL
+        AND (s.turn_version IS NULL OR s.turn_version <= ${p.version})
+      RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id`;
+    const seat = rows[0];
+    if (!seat) return 'not-live';
+    const url = boardUrl({ guildId: seat.guild_id, channelId: seat.channel_id, boardMessageId: seat.board_message_id });
+    const body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
+    try {
+      await this.client.rest.patch(Routes.channelMessage(await this.dmChannel(p.userId), seat.dm_message_id), { body });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
+      // Still live: the retry edits it.
+      await this.ctx.db.$executeRaw`UPDATE seats SET dm_live = true WHERE game_id = ${p.gameId} AND player_id = ${p.userId} AND dm_message_id = ${seat.dm_message_id}`;
+      throw err;
+    }
+    return `retire:${seat.dm_message_id}`;
+  }
+
+  /**
    * Only the newest turn, reminder or game-over DM of a game offers moves: the previous one keeps
-   * its text and its link to the board but loses its game buttons. Cosmetic, so a failure is
-   * logged and the delivery still counts (a click on an old button is refused anyway).
+   * its text and its link to the board but loses its game buttons, if it still has them (one
+   * statement records the new DM and returns the old one). Cosmetic, so a failure is logged and the
+   * delivery still counts (a click on an old button is refused anyway).
    */
   private async retirePreviousDm(userId: string, gameId: number, channelId: string, newId: string, payload: MessagePayload): Promise<void> {
     try {
-      const seat = await this.ctx.db.seat.findFirst({ where: { gameId, playerId: userId }, select: { dmMessageId: true } });
-      if (!seat || seat.dmMessageId === newId) return;
-      await this.ctx.db.seat.updateMany({ where: { gameId, playerId: userId }, data: { dmMessageId: newId } });
-      if (!seat.dmMessageId) return;
-      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), { body: { components: linkRows(payload.components) } });
+      const live = (payload.components ?? []).length > linkRows(payload.components).length;
+      const rows = await this.ctx.db.$queryRaw<Array<{ old_id: string | null; old_live: boolean }>>`
+        UPDATE seats s SET dm_message_id = ${newId}, dm_live = ${live}
+        FROM (SELECT game_id, seat, dm_message_id, dm_live FROM seats WHERE game_id = ${gameId} AND player_id = ${userId} FOR UPDATE) old
+        WHERE s.game_id = old.game_id AND s.seat = old.seat
+        RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`;
+      const old = rows[0];
+      if (!old?.old_id || old.old_id === newId || !old.old_live) return;
+      await this.client.rest.patch(Routes.channelMessage(channelId, old.old_id), { body: { components: linkRows(payload.components) } });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return;
       this.ctx.log.warn({ err, gameId, userId }, 'could not remove the buttons of an older DM');

@@ -103,6 +103,7 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       expectedVersion: version,
       kind: module.kind,
       fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
+      fromBoard: interaction.message.id === game.boardMessageId,
       ...(opts.notify ? { notify: opts.notify } : {}),
     });
   const ctx: RouteContext = {

@@ -28,8 +28,10 @@ interface Writes {
   /** Timer identities whose pending jobs are cancelled ('*': every pending job of the game). */
   cancelTimers: string[] | '*';
   jobs: Array<{ kind: string; dueAt: Date; payload: object }>;
-  outbox: Array<{ kind: OutboxKind; payload: object }>;
+  outbox: Array<{ kind: OutboxKind; payload: object; availableAt?: Date }>;
   releaseAssets: boolean;
+  /** The actor moved from their turn DM and their turn ended: the click's answer removed its buttons. */
+  dmAnswered?: { seat: number; messageId: string };
 }
 
 const noWrites = (): Writes => ({ seats: [], cancelTimers: [], jobs: [], outbox: [], releaseAssets: false });
@@ -53,15 +55,33 @@ export interface TimerJob {
   minutesLeft?: number;
 }
 
+/**
+ * How long a board row waits when the click's own answer edits the board (interaction answers are
+ * not bound to the global rate limit): by then the answer has recorded the version it shows, and
+ * the row finds the board up to date without a rate-limited edit. If the answer failed, the row
+ * edits the board then. Longer than Discord's 3 s to answer an interaction.
+ */
+export const BOARD_BY_REPLY_GRACE_MS = 3_500;
+
 /** Writes the gathered seats, jobs and outbox rows: at most four statements. */
 async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promise<void> {
   if (w.seats.length) {
-    const rows = w.seats.map((s) => ({ seat: s.seat, result: s.result, turn_version: s.turnVersion, turn_started_at: s.turnStartedAt, deadline_at: s.deadlineAt }));
+    const rows = w.seats.map((s) => ({
+      seat: s.seat,
+      result: s.result,
+      turn_version: s.turnVersion,
+      turn_started_at: s.turnStartedAt,
+      deadline_at: s.deadlineAt,
+      answered: w.dmAnswered?.seat === s.seat ? w.dmAnswered.messageId : null,
+    }));
+    // dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
+    // here for the DM the click answered, and only if it is still that seat's newest.
     await tx.$executeRaw`
       UPDATE seats AS s
-      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at
+      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+        dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3))
+        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
       WHERE s.game_id = ${gameId} AND s.seat = v.seat`;
   }
   const cancelAll = w.cancelTimers === '*';
@@ -80,7 +100,7 @@ async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promis
       FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)`;
   }
   if (w.outbox.length) {
-    await tx.outbox.createMany({ data: w.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: now, createdAt: now })) });
+    await tx.outbox.createMany({ data: w.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: o.availableAt ?? now, createdAt: now })) });
   }
   if (w.releaseAssets) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ${gameId}`;
 }
@@ -137,6 +157,8 @@ export async function commitChange(
     actor?: PlayerId | null;
     /** The actor moved from their turn DM itself (its buttons are gone with the click's answer): no retire edit needed. */
     fromDm?: boolean;
+    /** The click's answer edits the board itself (and records it): the board row only waits, as a fallback. */
+    boardByReply?: boolean;
     extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void;
   } = {},
 ): Promise<Committed> {
@@ -178,8 +200,11 @@ export async function commitChange(
   let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
   notifyNewlyOut(ctx, committed, def, prev, final, auto.steps, outcome, w);
   if (outcome) seats = finish(committed, def, outcome, w);
-  queue(w, 'board', { gameId: game.id });
+  w.outbox.push({ kind: 'board', payload: { gameId: game.id }, ...(opts.boardByReply ? { availableAt: new Date(now.getTime() + BOARD_BY_REPLY_GRACE_MS) } : {}) });
   opts.extra?.(w, final);
+  // What a DM shows besides its notification, fixed now: the dispatcher renders it without reading the game.
+  const meta = dmMeta(committed, outcome === null);
+  for (const o of w.outbox) if (o.kind === 'dm') (o.payload as OutboxPayload<'dm'>).meta = meta;
   await flushWrites(tx, game.id, w, now);
   if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
   const { timing: _timing, ...row } = game;
@@ -250,6 +275,7 @@ function timerChanges(
       // Their turn ended: the turn DM's move buttons go at once (unless the move was made from
       // that DM, whose buttons the click's own answer removed).
       if (!(fromDm && p === actor)) queue(w, 'dm-edit', { gameId: game.id, userId: p, mode: 'retire', version: game.version });
+      else if (seat.dmMessageId) w.dmAnswered = { seat: seat.seat, messageId: seat.dmMessageId };
     } else if (turn && p === actor && seat.deadlineAt) {
       // Their own turn goes on after their move (a die item, a step of a longer turn): same
       // deadline, and the turn DM is edited in place to show what to do next (one DM per turn).
@@ -258,6 +284,19 @@ function timerChanges(
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;
   });
+}
+
+/** What a DM of this game shows besides its notification (names come from the dispatcher's cache). */
+export function dmMeta(game: Pick<GameRow, 'guildId' | 'channelId' | 'boardMessageId' | 'version' | 'cycleId' | 'seats'>, active: boolean): NonNullable<OutboxPayload<'dm'>['meta']> {
+  return {
+    guildId: game.guildId,
+    channelId: game.channelId,
+    boardMessageId: game.boardMessageId,
+    version: game.version,
+    active,
+    cycle: game.cycleId !== null,
+    players: game.seats.map((s) => s.playerId),
+  };
 }
 
 function turnDm(game: GameRow, def: GameDefinition, state: unknown, playerId: string, deadlineAt: Date): OutboxPayload<'dm'> {

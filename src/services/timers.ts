@@ -1,6 +1,6 @@
 import { SYSTEM, type TimerSpec } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
-import { commitChange, timerId, type TimerJob } from './changes.ts';
+import { commitChange, dmMeta, timerId, type TimerJob } from './changes.ts';
 import type { ServiceContext } from './context.ts';
 import { definitionOf, lockGame, parseState, type GameRow } from './game-store.ts';
 import { enqueue } from './notifications.ts';
@@ -85,6 +85,7 @@ export async function sendTimerReminder(tx: Tx, ctx: ServiceContext, gameId: num
       userId: job.player,
       fallbackChannelId: game.channelId,
       notification: { type: 'reminder', gameId: game.id, kind: game.kind, view: def.engine.view(running.state, job.player), deadlineAt: seat.deadlineAt.toISOString() },
+      meta: dmMeta(game, true),
     },
     now,
   );
