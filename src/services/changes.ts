@@ -106,6 +106,100 @@ async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promis
 }
 
 /**
+ * The writes of several games' changes in one transaction, gathered and then written one statement
+ * per table (the deadline sweep fires many due timers at once). The games must be locked by the
+ * caller and distinct: one change per game per batch.
+ */
+export class ChangeBatch {
+  private readonly moves: Array<{ game_id: number; seq: number; actor: string; entry: unknown }> = [];
+  private readonly games: Array<{ id: number; old_version: number; version: number; state: unknown; finished: boolean; outcome: unknown }> = [];
+  private readonly seats: Array<Record<string, unknown>> = [];
+  private readonly cancel: Array<{ game_id: number; timer: string | null }> = [];
+  private readonly jobs: Array<{ game_id: number; kind: string; due_at: Date; payload: object }> = [];
+  private readonly outbox: Writes['outbox'] = [];
+  private readonly release: number[] = [];
+  /** Written after the batch (a cycle game's rewards), in the order the changes came. */
+  private readonly after: Array<(tx: Tx) => Promise<void>> = [];
+  private readonly seen = new Set<number>();
+
+  get size(): number {
+    return this.seen.size;
+  }
+
+  add(gameId: number, change: { oldVersion: number; version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null }, w: Writes, after?: (tx: Tx) => Promise<void>): void {
+    if (this.seen.has(gameId)) throw new Error(`game ${gameId} changes twice in one batch`);
+    this.seen.add(gameId);
+    if (change.steps.length > 0) {
+      change.steps.forEach((st, i) => this.moves.push({ game_id: gameId, seq: change.oldVersion + i + 1, actor: st.actor, entry: st.entry }));
+      this.games.push({ id: gameId, old_version: change.oldVersion, version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome });
+    }
+    for (const st of w.seats) {
+      this.seats.push({
+        game_id: gameId,
+        seat: st.seat,
+        result: st.result,
+        turn_version: st.turnVersion,
+        turn_started_at: st.turnStartedAt,
+        deadline_at: st.deadlineAt,
+        answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
+      });
+    }
+    if (w.cancelTimers === '*') this.cancel.push({ game_id: gameId, timer: null });
+    else for (const timer of w.cancelTimers) this.cancel.push({ game_id: gameId, timer });
+    for (const j of w.jobs) this.jobs.push({ game_id: gameId, kind: j.kind, due_at: j.dueAt, payload: j.payload });
+    this.outbox.push(...w.outbox);
+    if (w.releaseAssets) this.release.push(gameId);
+    if (after) this.after.push(after);
+  }
+
+  /** At most six statements, whatever the number of games; throws if any game moved meanwhile. */
+  async flush(tx: Tx, now: Date): Promise<void> {
+    if (this.games.length) {
+      const updated = await tx.$executeRaw`
+        WITH logged AS (
+          INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+          SELECT v.game_id, v.seq, v.actor, v.entry, ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(this.moves)}::jsonb) AS v(game_id int, seq int, actor text, entry jsonb)
+        )
+        UPDATE games AS g SET
+          state = v.state, version = v.version, updated_at = ${now},
+          status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
+          outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
+          finished_at = CASE WHEN v.finished THEN ${now}::timestamp(3) ELSE g.finished_at END
+        FROM jsonb_to_recordset(${JSON.stringify(this.games)}::jsonb)
+          AS v(id int, old_version int, version int, state jsonb, finished boolean, outcome jsonb)
+        WHERE g.id = v.id AND g.version = v.old_version`;
+      if (updated !== this.games.length) throw new UserError('game/stale', `${this.games.length - updated} of ${this.games.length} games changed while their batch was written.`);
+    }
+    if (this.seats.length) {
+      await tx.$executeRaw`
+        UPDATE seats AS s
+        SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+          dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
+        FROM jsonb_to_recordset(${JSON.stringify(this.seats)}::jsonb)
+          AS v(game_id int, seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
+        WHERE s.game_id = v.game_id AND s.seat = v.seat`;
+    }
+    if (this.cancel.length || this.jobs.length) {
+      await tx.$executeRaw`
+        WITH cancelled AS (
+          UPDATE jobs AS j SET status = 'cancelled', done_at = ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(this.cancel)}::jsonb) AS c(game_id int, timer text)
+          WHERE j.game_id = c.game_id AND j.status = 'pending' AND (c.timer IS NULL OR j.payload->>'timer' = c.timer)
+        )
+        INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
+        SELECT v.kind, v.game_id, v.due_at, v.payload, ${now}
+        FROM jsonb_to_recordset(${JSON.stringify(this.jobs)}::jsonb) AS v(game_id int, kind text, due_at timestamp(3), payload jsonb)`;
+    }
+    if (this.outbox.length) {
+      await tx.outbox.createMany({ data: this.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: o.availableAt ?? now, createdAt: now })) });
+    }
+    if (this.release.length) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ANY(${this.release}::int[])`;
+    for (const fn of this.after) await fn(tx);
+  }
+}
+
+/**
  * The autopilot's moves: while the game waits for a seat the autopilot plays (and that seat has a
  * legal move), it moves, each decision drawn from a generator derived from the seed and the
  * version at that point. Its moves are logged like any other (with `auto`), so replays need
@@ -160,6 +254,8 @@ export async function commitChange(
     /** The click's answer edits the board itself (and records it): the board row only waits, as a fallback. */
     boardByReply?: boolean;
     extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void;
+    /** Gather the writes into this batch instead of writing them now (the caller flushes it). */
+    batch?: ChangeBatch;
   } = {},
 ): Promise<Committed> {
   const { engine } = def;
@@ -178,7 +274,7 @@ export async function commitChange(
     timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
   }
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
-  if (auto.steps.length > 0) {
+  if (auto.steps.length > 0 && !opts.batch) {
     const rows = auto.steps.map((s, i) => ({ i: i + 1, actor: s.actor, entry: s.entry }));
     const updated = await tx.$executeRaw`
       WITH logged AS (
@@ -205,8 +301,13 @@ export async function commitChange(
   // What a DM shows besides its notification, fixed now: the dispatcher renders it without reading the game.
   const meta = dmMeta(committed, outcome === null);
   for (const o of w.outbox) if (o.kind === 'dm') (o.payload as OutboxPayload<'dm'>).meta = meta;
-  await flushWrites(tx, game.id, w, now);
-  if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
+  const rewards = outcome && game.cycleId !== null && !game.practice ? (t: Tx) => grantCycleRewards(t, ctx, game, outcome, now) : undefined;
+  if (opts.batch) {
+    opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
+  } else {
+    await flushWrites(tx, game.id, w, now);
+    await rewards?.(tx);
+  }
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
     ...row,
