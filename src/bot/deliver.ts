@@ -244,6 +244,9 @@ export class DiscordDeliverer implements Deliverer {
       // Most board rows find the board already edited by the click's own reply: check cheaply first.
       const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
       if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
+      // A newer change of the game queued its own board row (waiting, if a click's answer shows
+      // that board): it renders the board as it is then, so this one has nothing left to do.
+      if (pass === 0 && (await this.newerBoardRow(row.id, p.gameId))) return 'superseded';
       const { payload, game } = await renderBoard(this.ctx, this.games, p.gameId);
       if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
       let messageId = game.boardMessageId;
@@ -267,6 +270,12 @@ export class DiscordDeliverer implements Deliverer {
       if (!now || now.version === game.version) return messageId;
     }
     throw new DeliveryError(`board of game ${p.gameId} kept changing while being edited`, true);
+  }
+
+  private async newerBoardRow(id: bigint, gameId: number): Promise<boolean> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ id: bigint }>>`
+      SELECT id FROM outbox WHERE status = 'pending' AND kind = 'board' AND id > ${id} AND payload->>'gameId' = ${String(gameId)} LIMIT 1`;
+    return rows.length > 0;
   }
 
   private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {

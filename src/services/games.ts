@@ -312,7 +312,7 @@ export async function markBoardRendered(ctx: ServiceContext, gameId: number, ver
   // answer records a newer board (or, failing that, its board row edits the board).
   await ctx.db.$executeRaw`
     UPDATE games SET board_version = ${version}, board_message_id = ${messageId}
-    WHERE id = (SELECT id FROM games WHERE id = ${gameId} FOR UPDATE SKIP LOCKED)
+    WHERE id = (SELECT id FROM games WHERE id = ${gameId} FOR NO KEY UPDATE SKIP LOCKED)
       AND board_version < ${version} AND (board_message_id = ${messageId} OR board_message_id IS NULL)`;
 }
 
