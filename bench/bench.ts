@@ -1,7 +1,7 @@
 // npm run bench — prints Stonehall's figures on this machine, on real Postgres (TEST_DATABASE_URL,
 // default postgresql://postgres@127.0.0.1:5432/postgres), as Markdown, each goal of issue 14 beside
 // its target. A few minutes on 2 cores.
-// Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,deadlines,memory (sections).
+// Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,playmove,deadlines,memory (sections).
 import os from 'node:os';
 import { concurrencyBench } from './concurrency.ts';
 import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './crystallia.ts';
@@ -9,6 +9,7 @@ import { claimPlan, deadlineBench } from './db.ts';
 import { engineThroughput } from './engines.ts';
 import { keystoneBench, printKeystoneBench } from './keystone.ts';
 import { startMemory } from './memory.ts';
+import { playMoveBench } from './playmove.ts';
 import { ms } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -51,6 +52,16 @@ if (section('clicks')) {
   const calls = Math.max(...results.map((r) => r.limitedPerMove));
   out(`Goal 2, rate-limited calls per delivered move (board clicks): ${calls.toFixed(2)} (target 1): at Discord's 50/s that caps deliveries at ${(50 / calls).toFixed(0)} moves/s.`);
   out(`Load average after the clicks: ${load()}.`);
+}
+
+if (section('playmove')) {
+  out('\n## Goal 1. playMove (one Knucklebones move through the service, no Discord) against the floor, one at a time, interleaved');
+  out('The floor: BEGIN, SELECT ... FOR UPDATE, conditional UPDATE, COMMIT with plain pg and prepared statements, on the same pool. CPU is this process\'s (the service, Prisma, pg).\n');
+  const r = await playMoveBench(quick ? 100 : 400);
+  out('| moves | playMove p50 | playMove p99 | floor p50 | floor p99 | p50 / floor (goal 1: ≤ 3×) | CPU per move | CPU per floor | CPU ratio (goal 1: ≤ 3×) |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  out(`| ${r.moves} | ${ms(r.move.p50)} | ${ms(r.move.p99)} | ${ms(r.floor.p50)} | ${ms(r.floor.p99)} | ${(r.move.p50 / r.floor.p50).toFixed(1)}× (${verdict(r.move.p50 / r.floor.p50 <= 3)}) | ${ms(r.moveCpuMs)} | ${ms(r.floorCpuMs)} | ${(r.moveCpuMs / r.floorCpuMs).toFixed(1)}× |`);
+  out(`Load average: ${load()}.`);
 }
 
 if (section('deadlines')) {
