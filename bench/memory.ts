@@ -57,37 +57,43 @@ export async function startMemory(database: 'postgres' | 'embedded', games = 0, 
     delete env.DISCORD_TOKEN;
     delete env.DATABASE_URL;
     if (bench) env.DATABASE_URL = bench.url;
-    const t = performance.now();
-    const proc = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`npm start did not start in 120 s:\n${out.slice(-2000)}`)), 120_000);
-        proc.stdout!.on('data', (c: Buffer) => {
-          out += c.toString();
-          if (out.includes('Stonehall is running')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-        proc.once('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
-        });
-      });
-      const startMs = performance.now() - t;
-      await new Promise((r) => setTimeout(r, settleMs));
-      const rss = await rssMiB(await botPid(proc.pid!));
-      return { label: database === 'postgres' ? 'npm start, emulator in-process, DATABASE_URL' : 'npm start, emulator and PGlite in-process', games, rssMiB: rss, startMs };
-    } finally {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
-    }
+    // The embedded database is created on the first start (initdb): measure a later start, as a
+    // server runs most of its life.
+    if (database === 'embedded') await runStart(env, 0);
+    return { ...(await runStart(env, settleMs)), label: database === 'postgres' ? 'npm start, emulator in-process, DATABASE_URL' : 'npm start, emulator and PGlite in-process (second start)', games };
   } finally {
     await bench?.drop();
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runStart(env: NodeJS.ProcessEnv, settleMs: number): Promise<{ rssMiB: number; startMs: number }> {
+  const t = performance.now();
+  const proc = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm start did not start in 120 s:\n${out.slice(-2000)}`)), 120_000);
+      proc.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('Stonehall is running')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${code}):\n${out.slice(-2000)}`));
+      });
+    });
+    const startMs = performance.now() - t;
+    await new Promise((r) => setTimeout(r, settleMs));
+    return { rssMiB: await rssMiB(await botPid(proc.pid!)), startMs };
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (proc.exitCode === null) proc.kill('SIGKILL');
   }
 }
