@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { startEmulator, silentLogger } from '../src/emulator/index.ts';
 import { benchContext, benchDatabase, startGames } from './db.ts';
 
 async function rssMiB(pid: number): Promise<number> {
@@ -28,9 +29,11 @@ export interface MemoryResult {
  * fresh bench database holding `games` active games, cloned in SQL from a real one) or 'embedded'
  * (PGlite, in the same process: what a fresh clone's `npm install && npm start` runs).
  */
-export async function startMemory(database: 'postgres' | 'embedded', games = 0, settleMs = 5000): Promise<MemoryResult> {
+export async function startMemory(database: 'postgres' | 'embedded' | 'bot-alone', games = 0, settleMs = 5000): Promise<MemoryResult> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stonehall-bench-'));
-  const bench = database === 'postgres' ? await benchDatabase(4) : null;
+  const bench = database !== 'embedded' ? await benchDatabase(4) : null;
+  // 'bot-alone': the bot as it runs against Discord (DISCORD_TOKEN), the emulator in this process.
+  const emulator = database === 'bot-alone' ? await startEmulator({ logger: silentLogger }) : null;
   try {
     if (bench && games > 0) {
       const { db } = bench;
@@ -57,17 +60,24 @@ export async function startMemory(database: 'postgres' | 'embedded', games = 0, 
     delete env.DISCORD_TOKEN;
     delete env.DATABASE_URL;
     if (bench) env.DATABASE_URL = bench.url;
+    if (emulator) Object.assign(env, { DISCORD_TOKEN: emulator.botToken, DISCORD_API_BASE: emulator.apiBase, LOG_LEVEL: 'info' });
     // The embedded database is created on the first start (initdb): measure a later start, as a
     // server runs most of its life.
     if (database === 'embedded') await runStart(env, 0);
-    return { ...(await runStart(env, settleMs)), label: database === 'postgres' ? 'npm start, emulator in-process, DATABASE_URL' : 'npm start, emulator and PGlite in-process (second start)', games };
+    const label = {
+      postgres: 'npm start, emulator in-process, DATABASE_URL',
+      embedded: 'npm start, emulator and PGlite in-process (second start)',
+      'bot-alone': 'npm start with DISCORD_TOKEN (emulator in another process), DATABASE_URL',
+    }[database];
+    return { ...(await runStart(env, settleMs, emulator ? '"stonehall started"' : 'Stonehall is running')), label, games };
   } finally {
+    await emulator?.close();
     await bench?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
-async function runStart(env: NodeJS.ProcessEnv, settleMs: number): Promise<{ rssMiB: number; startMs: number }> {
+async function runStart(env: NodeJS.ProcessEnv, settleMs: number, ready = 'Stonehall is running'): Promise<{ rssMiB: number; startMs: number }> {
   const t = performance.now();
   const proc = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -76,7 +86,7 @@ async function runStart(env: NodeJS.ProcessEnv, settleMs: number): Promise<{ rss
       const timer = setTimeout(() => reject(new Error(`npm start did not start in 120 s:\n${out.slice(-2000)}`)), 120_000);
       proc.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
-        if (out.includes('Stonehall is running')) {
+        if (out.includes(ready)) {
           clearTimeout(timer);
           resolve();
         }
