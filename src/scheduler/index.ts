@@ -3,7 +3,7 @@ import { cronLogger } from '../log.ts';
 import type { Tx } from '../db/client.ts';
 import { ChangeBatch } from '../services/changes.ts';
 import type { ServiceContext } from '../services/context.ts';
-import type { LockedGame } from '../services/game-store.ts';
+import { readLockedGames } from '../services/game-store.ts';
 import { expireTable } from '../services/tables.ts';
 import { expireLegacyTurn, expireTimer, sendLegacyReminder, sendTimerReminder } from '../services/timers.ts';
 
@@ -146,7 +146,7 @@ export class Scheduler {
             return true;
           });
           if (taken.length === 0) return;
-          const loaded = await this.loadGames(tx, [...games]);
+          const loaded = await readLockedGames(tx, [...games]);
           const batch = new ChangeBatch();
           const results: string[] = [];
           for (const job of taken) {
@@ -182,21 +182,6 @@ export class Scheduler {
     }
     if (taken.length > 0) this.ctx.onOutbox?.();
     return { claimed: seen, handled: taken.length };
-  }
-
-  /** The batch's games (locked by the caller) with their seats and their server's turn timing: two statements. */
-  private async loadGames(tx: Tx, ids: number[]): Promise<Map<number, LockedGame>> {
-    const out = new Map<number, LockedGame>();
-    if (ids.length === 0) return out;
-    const rows = await tx.game.findMany({ where: { id: { in: ids } }, include: { seats: { orderBy: { seat: 'asc' } } } });
-    const timing = await tx.$queryRaw<Array<{ id: number; turn_limit_minutes: number; reminder_minutes: number[] }>>`
-      SELECT g.id, gu.turn_limit_minutes, gu.reminder_minutes FROM games g JOIN guilds gu ON gu.id = g.guild_id WHERE g.id = ANY(${ids}::int[])`;
-    const byId = new Map(timing.map((t) => [t.id, t]));
-    for (const g of rows) {
-      const t = byId.get(g.id);
-      if (t) out.set(g.id, { ...g, timing: { turnLimitMinutes: t.turn_limit_minutes, reminderMinutes: t.reminder_minutes } });
-    }
-    return out;
   }
 
   /**

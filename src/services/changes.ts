@@ -63,6 +63,20 @@ export interface TimerJob {
  */
 export const BOARD_BY_REPLY_GRACE_MS = 3_500;
 
+/**
+ * Outbox rows in one statement, in the order given (deliveries follow the ids). The payloads are
+ * serialised once as JSON, not through the ORM's per-field encoding (a sweep writes hundreds).
+ */
+export async function insertOutbox(tx: Tx, rows: Writes['outbox'], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const data = rows.map((o, i) => ({ i, kind: o.kind, payload: o.payload, available_at: o.availableAt ?? now }));
+  await tx.$executeRaw`
+    INSERT INTO outbox (kind, payload, available_at, created_at)
+    SELECT v.kind, v.payload, v.available_at, ${now}
+    FROM jsonb_to_recordset(${JSON.stringify(data)}::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+    ORDER BY v.i`;
+}
+
 /** Writes the gathered seats, jobs and outbox rows: at most four statements. */
 async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promise<void> {
   if (w.seats.length) {
@@ -99,9 +113,7 @@ async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promis
       SELECT v.kind, ${gameId}, v.due_at, v.payload, ${now}
       FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)`;
   }
-  if (w.outbox.length) {
-    await tx.outbox.createMany({ data: w.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: o.availableAt ?? now, createdAt: now })) });
-  }
+  await insertOutbox(tx, w.outbox, now);
   if (w.releaseAssets) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ${gameId}`;
 }
 
@@ -191,9 +203,7 @@ export class ChangeBatch {
         SELECT v.kind, v.game_id, v.due_at, v.payload, ${now}
         FROM jsonb_to_recordset(${JSON.stringify(this.jobs)}::jsonb) AS v(game_id int, kind text, due_at timestamp(3), payload jsonb)`;
     }
-    if (this.outbox.length) {
-      await tx.outbox.createMany({ data: this.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: o.availableAt ?? now, createdAt: now })) });
-    }
+    await insertOutbox(tx, this.outbox, now);
     if (this.release.length) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ANY(${this.release}::int[])`;
     for (const fn of this.after) await fn(tx);
   }

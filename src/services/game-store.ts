@@ -147,8 +147,21 @@ export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | nul
       (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM seats s WHERE s.game_id = g.id) AS seats
     FROM games g JOIN guilds gu ON gu.id = g.guild_id
     WHERE g.id = ${gameId} FOR UPDATE OF g`;
-  const r = rows[0];
-  if (!r) return null;
+  return rows[0] ? toLockedGame(rows[0]) : null;
+}
+
+/** Games the caller has already locked (the batched sweep), read like lockGame reads one: one statement. */
+export async function readLockedGames(tx: Tx, ids: number[]): Promise<Map<number, LockedGame>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.$queryRaw<LockedRow[]>`
+    SELECT g.*, gu.turn_limit_minutes, gu.reminder_minutes,
+      (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM seats s WHERE s.game_id = g.id) AS seats
+    FROM games g JOIN guilds gu ON gu.id = g.guild_id
+    WHERE g.id = ANY(${ids}::int[])`;
+  return new Map(rows.map((r) => [r.id, toLockedGame(r)]));
+}
+
+function toLockedGame(r: LockedRow): LockedGame {
   return {
     id: r.id,
     guildId: r.guild_id,
