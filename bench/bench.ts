@@ -85,7 +85,7 @@ if (section('deadlines')) {
 }
 
 if (section('memory')) {
-  out('\n## Goal 5. Memory: idle resident set of the bot process as `npm start` runs it (embedded emulator), 5 s after its banner');
+  out('\n## Goal 5. Memory: idle resident set of the bot process as `npm start` runs it, the median of 5 readings from 5 s after it started');
   out('| how | active games | RSS (goal 5: < 150 MiB) | start to banner |\n| --- | ---: | ---: | ---: |');
   for (const [database, games] of [['postgres', 0], ['postgres', quick ? 1000 : 10_000], ['embedded', 0], ['bot-alone', 0]] as const) {
     const m = await startMemory(database, games);

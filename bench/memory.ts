@@ -25,7 +25,8 @@ export interface MemoryResult {
 
 /**
  * Idle resident memory of the bot process exactly as `npm start` runs it with the embedded
- * emulator (no DISCORD_TOKEN), `settleMs` after it printed its banner. `database`: 'postgres' (a
+ * emulator (no DISCORD_TOKEN): the median of five readings a second apart, from `settleMs` after it
+ * printed its banner. `database`: 'postgres' (a
  * fresh bench database holding `games` active games, cloned in SQL from a real one) or 'embedded'
  * (PGlite, in the same process: what a fresh clone's `npm install && npm start` runs).
  */
@@ -99,7 +100,14 @@ async function runStart(env: NodeJS.ProcessEnv, settleMs: number, ready = 'Stone
     });
     const startMs = performance.now() - t;
     await new Promise((r) => setTimeout(r, settleMs));
-    return { rssMiB: await rssMiB(await botPid(proc.pid!)), startMs };
+    // The median of five readings a second apart: one reading lands before or after a collection.
+    const pid = await botPid(proc.pid!);
+    const readings: number[] = [];
+    for (let i = 0; i < (settleMs > 0 ? 5 : 1); i++) {
+      readings.push(await rssMiB(pid));
+      if (settleMs > 0) await new Promise((r) => setTimeout(r, 1000));
+    }
+    return { rssMiB: readings.sort((a, b) => a - b)[Math.floor(readings.length / 2)]!, startMs };
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
