@@ -117,6 +117,7 @@ export class Scheduler {
   async runBatch(busy: bigint[], size: number): Promise<{ claimed: number; handled: number }> {
     const now = this.ctx.clock.now();
     let taken: DueJob[] = [];
+    let fired: Array<Record<string, unknown>> = [];
     let seen = 0;
     try {
       await this.ctx.db.$transaction(
@@ -162,9 +163,7 @@ export class Scheduler {
           await tx.$executeRaw`
             UPDATE jobs SET status = 'done', done_at = ${now}, attempts = attempts + 1, last_error = NULL
             WHERE id = ANY(${taken.map((j) => j.id)}::bigint[])`;
-          const counts: Record<string, number> = {};
-          for (const r of results) counts[r] = (counts[r] ?? 0) + 1;
-          this.ctx.log.info({ jobs: taken.length, results: counts }, 'jobs fired');
+          fired = taken.map((job, i) => ({ job: String(job.id), kind: job.kind, game: job.game_id, result: results[i], batch: taken.length }));
         },
         { timeout: 60_000, maxWait: 10_000 },
       );
@@ -180,6 +179,8 @@ export class Scheduler {
       if (handled > 0) this.ctx.onOutbox?.();
       return { claimed: seen, handled };
     }
+    // Logged once committed: each job fired, as the one-at-a-time path logs it.
+    for (const f of fired) this.ctx.log.info(f, 'job fired');
     if (taken.length > 0) this.ctx.onOutbox?.();
     return { claimed: seen, handled: taken.length };
   }

@@ -77,44 +77,74 @@ export async function insertOutbox(tx: Tx, rows: Writes['outbox'], now: Date): P
     ORDER BY v.i`;
 }
 
-/** Writes the gathered seats, jobs and outbox rows: at most four statements. */
-async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promise<void> {
-  if (w.seats.length) {
-    const rows = w.seats.map((s) => ({
-      seat: s.seat,
-      result: s.result,
-      turn_version: s.turnVersion,
-      turn_started_at: s.turnStartedAt,
-      deadline_at: s.deadlineAt,
-      answered: w.dmAnswered?.seat === s.seat ? w.dmAnswered.messageId : null,
-    }));
-    // dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
-    // here for the DM the click answered, and only if it is still that seat's newest.
-    await tx.$executeRaw`
+/**
+ * Writes one game's change in one statement (data-modifying CTEs): the move log, the state
+ * (conditional on the version read), the seats, the jobs cancelled and started, the outbox rows
+ * (in order) and the assets released. A move is then four round trips with BEGIN and COMMIT:
+ * lock-and-read, this, and the two ends. Throws (rolling everything back) if the game moved.
+ */
+async function writeChange(
+  tx: Tx,
+  game: Pick<GameRow, 'id' | 'version'>,
+  change: { version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null },
+  w: Writes,
+  now: Date,
+): Promise<void> {
+  const moves = change.steps.map((st, i) => ({ i: i + 1, actor: st.actor, entry: st.entry }));
+  const states = change.steps.length ? [{ version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome }] : [];
+  const seats = w.seats.map((st) => ({
+    seat: st.seat,
+    result: st.result,
+    turn_version: st.turnVersion,
+    turn_started_at: st.turnStartedAt,
+    deadline_at: st.deadlineAt,
+    answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
+  }));
+  const cancelAll = w.cancelTimers === '*';
+  const cancel = cancelAll ? [] : (w.cancelTimers as string[]);
+  const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
+  const outbox = w.outbox.map((o, i) => ({ i, kind: o.kind, payload: o.payload, available_at: o.availableAt ?? now }));
+  // dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
+  // here for the DM the click answered, and only if it is still that seat's newest.
+  const rows = await tx.$queryRaw<Array<{ updated: number }>>`
+    WITH logged AS (
+      INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+      SELECT ${game.id}, ${game.version} + v.i, v.actor, v.entry, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS v(i int, actor text, entry jsonb)
+    ), changed AS (
+      UPDATE games AS g SET
+        state = v.state, version = v.version, updated_at = ${now},
+        status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
+        outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
+        finished_at = CASE WHEN v.finished THEN ${now}::timestamp(3) ELSE g.finished_at END
+      FROM jsonb_to_recordset(${JSON.stringify(states)}::jsonb) AS v(version int, state jsonb, finished boolean, outcome jsonb)
+      WHERE g.id = ${game.id} AND g.version = ${game.version}
+      RETURNING g.id
+    ), seated AS (
       UPDATE seats AS s
       SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
         dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      FROM jsonb_to_recordset(${JSON.stringify(seats)}::jsonb)
         AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
-      WHERE s.game_id = ${gameId} AND s.seat = v.seat`;
-  }
-  const cancelAll = w.cancelTimers === '*';
-  const cancel = cancelAll ? [] : (w.cancelTimers as string[]);
-  if (cancelAll || cancel.length || w.jobs.length) {
-    const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
-    // One statement: cancel the jobs of timers that stopped, insert those of timers that started.
-    await tx.$executeRaw`
-      WITH cancelled AS (
-        UPDATE jobs SET status = 'cancelled', done_at = ${now}
-        WHERE game_id = ${gameId} AND status = 'pending'
-          AND (${cancelAll} OR payload->>'timer' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
-      )
+      WHERE s.game_id = ${game.id} AND s.seat = v.seat
+    ), cancelled AS (
+      UPDATE jobs SET status = 'cancelled', done_at = ${now}
+      WHERE game_id = ${game.id} AND status = 'pending'
+        AND (${cancelAll} OR payload->>'timer' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
+    ), scheduled AS (
       INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
-      SELECT v.kind, ${gameId}, v.due_at, v.payload, ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)`;
-  }
-  await insertOutbox(tx, w.outbox, now);
-  if (w.releaseAssets) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ${gameId}`;
+      SELECT v.kind, ${game.id}, v.due_at, v.payload, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)
+    ), queued AS (
+      INSERT INTO outbox (kind, payload, available_at, created_at)
+      SELECT v.kind, v.payload, v.available_at, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+      ORDER BY v.i
+    ), released AS (
+      UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE ${w.releaseAssets} AND locked_by_game_id = ${game.id}
+    )
+    SELECT count(*)::int AS updated FROM changed`;
+  if (Number(rows[0]?.updated ?? 0) !== states.length) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
 }
 
 /**
@@ -284,23 +314,6 @@ export async function commitChange(
     timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
   }
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
-  if (auto.steps.length > 0 && !opts.batch) {
-    const rows = auto.steps.map((s, i) => ({ i: i + 1, actor: s.actor, entry: s.entry }));
-    const updated = await tx.$executeRaw`
-      WITH logged AS (
-        INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
-        SELECT ${game.id}, ${game.version} + v.i, v.actor, v.entry, ${now}
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(i int, actor text, entry jsonb)
-      )
-      UPDATE games SET
-        state = ${JSON.stringify(final)}::jsonb, version = ${version}, updated_at = ${now},
-        status = CASE WHEN ${outcome !== null} THEN 'finished' ELSE status END,
-        outcome = CASE WHEN ${outcome !== null} THEN ${JSON.stringify(outcome)}::jsonb ELSE outcome END,
-        finished_at = CASE WHEN ${outcome !== null} THEN ${now}::timestamp(3) ELSE finished_at END
-      WHERE id = ${game.id} AND version = ${game.version}`;
-    if (updated !== 1) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
-  }
-
   const w = noWrites();
   const committed: GameRow = { ...game, version };
   let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
@@ -315,7 +328,7 @@ export async function commitChange(
   if (opts.batch) {
     opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
   } else {
-    await flushWrites(tx, game.id, w, now);
+    await writeChange(tx, game, { version, steps: auto.steps, state: final, outcome }, w, now);
     await rewards?.(tx);
   }
   const { timing: _timing, ...row } = game;
