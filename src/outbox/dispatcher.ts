@@ -55,17 +55,43 @@ const toOutbox = (r: ClaimedRow): Outbox => ({
 });
 
 /**
- * The rows whose order matters share a lane: everything about one game (its board before the DM
- * that links to it, a DM before the edit that retires it), else one recipient's or one channel's.
+ * What a row's order matters to: its game (a board before the DM that links to it, a DM before the
+ * edit that retires it), its recipient (a player's DMs in the order written: a game-over note,
+ * then the reward), its channel, its table.
  */
-function laneOf(row: Outbox): string {
+function keysOf(row: Outbox): string[] {
   const p = (row.payload ?? {}) as { gameId?: unknown; notification?: { gameId?: unknown }; userId?: unknown; channelId?: unknown; tableId?: unknown };
+  const keys: string[] = [];
   const game = p.gameId ?? p.notification?.gameId;
-  if (typeof game === 'number') return `g${game}`;
-  if (typeof p.userId === 'string') return `u${p.userId}`;
-  if (typeof p.channelId === 'string') return `c${p.channelId}`;
-  if (typeof p.tableId === 'number') return `t${p.tableId}`;
-  return `r${row.id}`;
+  if (typeof game === 'number') keys.push(`g${game}`);
+  if (typeof p.userId === 'string') keys.push(`u${p.userId}`);
+  if (typeof p.channelId === 'string') keys.push(`c${p.channelId}`);
+  if (typeof p.tableId === 'number') keys.push(`t${p.tableId}`);
+  return keys.length ? keys : [`r${row.id}`];
+}
+
+/** Rows (in id order) grouped into lanes: rows sharing any key, directly or through others, share a lane. */
+function lanesOf(rows: Outbox[]): Outbox[][] {
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let r = k;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(k, r);
+    return r;
+  };
+  const keys = rows.map(keysOf);
+  for (const ks of keys) {
+    for (const k of ks) if (!parent.has(k)) parent.set(k, k);
+    for (const k of ks.slice(1)) parent.set(find(k), find(ks[0]!));
+  }
+  const lanes = new Map<string, Outbox[]>();
+  rows.forEach((row, i) => {
+    const root = find(keys[i]![0]!);
+    const lane = lanes.get(root);
+    if (lane) lane.push(row);
+    else lanes.set(root, [row]);
+  });
+  return [...lanes.values()];
 }
 
 function backoffMs(attempts: number): number {
@@ -161,21 +187,14 @@ export class Dispatcher {
   }
 
   /**
-   * Delivers a batch: rows of one lane (a game, else a recipient or channel) in order, lanes side
-   * by side; then every delivered row is marked sent in one statement.
+   * Delivers a batch: rows of one lane (sharing a game, a recipient or a channel) in order, lanes
+   * side by side; then every delivered row is marked sent in one statement.
    */
   private async drainBatch(): Promise<number> {
     const rows = await this.claim();
     if (rows.length === 0) return 0;
-    const lanes = new Map<string, Outbox[]>();
-    for (const row of rows) {
-      const key = laneOf(row);
-      const lane = lanes.get(key);
-      if (lane) lane.push(row);
-      else lanes.set(key, [row]);
-    }
     const sent: Array<{ id: string; result: string }> = [];
-    const queue = [...lanes.values()];
+    const queue = lanesOf(rows);
     const worker = async () => {
       for (let lane = queue.shift(); lane; lane = queue.shift()) {
         for (const row of lane) {
