@@ -15,9 +15,42 @@ import { summary } from './stats.ts';
 export interface LevelResult {
   games: number;
   clicks: number;
+  /** Moves per second counted once every DM and board of them was delivered (the outbox drained). */
   movesPerSecond: number;
+  /** Clicks answered per second, not waiting for the outbox (what the bench used to print). */
+  clicksPerSecond: number;
+  /** Time from the last click's answer until the outbox had nothing pending. */
+  drainMs: number;
+  /** REST calls bound by Discord's global limit (everything but interaction callbacks and webhooks) per move. */
+  limitedPerMove: number;
+  /** The bench process's CPU (bot, emulator and driver together) per delivered move. */
+  cpuMsPerMove: number;
   click: ReturnType<typeof summary>;
   floor: ReturnType<typeof summary>;
+}
+
+/** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks. */
+const limited = (path: string) => !path.startsWith('/interactions') && !path.startsWith('/webhooks');
+
+/**
+ * The floor: a 4-statement transaction (BEGIN, lock-and-read, conditional write, COMMIT) with plain
+ * pg and prepared statements, on the bot's own pool.
+ */
+export async function plainFloor(pool: import('pg').Pool, gameId: number): Promise<number> {
+  const t = performance.now();
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const r = await c.query<{ version: number }>({ name: 'floor-read', text: 'SELECT version FROM games WHERE id = $1 FOR UPDATE', values: [gameId] });
+    await c.query({ name: 'floor-write', text: 'UPDATE games SET board_version = board_version WHERE id = $1 AND version = $2', values: [gameId, r.rows[0]!.version] });
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+  return performance.now() - t;
 }
 
 /**
@@ -45,6 +78,20 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
     },
   });
   const ctx = { db: db.prisma, clock, log: silentLogger, games };
+  let restCalls = 0;
+  bot.client.rest.on('response', (req) => {
+    if (limited(String(req.path))) restCalls++;
+  });
+  // Undelivered rows; a board row waiting behind a click's answer that already showed its board is delivered.
+  const pending = async () =>
+    Number(
+      (
+        await reader.sql.query<{ n: string }>(
+          `SELECT count(*) AS n FROM outbox o WHERE status = 'pending' AND NOT (kind = 'board' AND EXISTS (
+             SELECT 1 FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version))`,
+        )
+      )[0]!.n,
+    );
   const guildId = emulator.guildId;
   const channelId = emulator.channels.knucklebones;
   const results: LevelResult[] = [];
@@ -67,8 +114,11 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
         if (posted === games.length) break;
         await new Promise((r) => setTimeout(r, 50));
       }
+      while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
       samples = [];
       let clicks = 0;
+      const calls0 = restCalls;
+      const cpu0 = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
         games.map(async (id) => {
@@ -83,24 +133,32 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
           }
         }),
       );
+      const clicked = (performance.now() - started) / 1000;
+      // A move counts once its DMs and board are out: wait for the outbox to drain.
+      while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 5));
       const elapsed = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const calls = restCalls - calls0;
       const click = summary(samples);
       // The floor at the same concurrency, on the bot's pool.
       const floorSamples: number[] = [];
       await Promise.all(
         games.map(async (id) => {
-          for (let k = 0; k < perGame(level); k++) {
-            const t = performance.now();
-            await db.prisma.$transaction(async (tx) => {
-              const g = await tx.game.findUniqueOrThrow({ where: { id }, select: { version: true } });
-              await tx.game.updateMany({ where: { id, version: g.version }, data: { boardVersion: { increment: 0 } } });
-            });
-            floorSamples.push(performance.now() - t);
-          }
+          for (let k = 0; k < perGame(level); k++) floorSamples.push(await plainFloor(db.pool!, id));
         }),
       );
       if (index < 0) continue;
-      results.push({ games: level, clicks, movesPerSecond: clicks / elapsed, click, floor: summary(floorSamples) });
+      results.push({
+        games: level,
+        clicks,
+        movesPerSecond: clicks / elapsed,
+        clicksPerSecond: clicks / clicked,
+        drainMs: (elapsed - clicked) * 1000,
+        limitedPerMove: calls / Math.max(1, clicks),
+        cpuMsPerMove: (cpu.user + cpu.system) / 1000 / Math.max(1, clicks),
+        click,
+        floor: summary(floorSamples),
+      });
     }
   } finally {
     await bot.stop();

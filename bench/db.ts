@@ -71,42 +71,92 @@ export async function floorLatency(db: Database, gameId: number, iterations = 40
 }
 
 /**
- * Deadline sweep: `pending` future jobs plus 100 due turn deadlines (100 real games whose
- * player timed out). Reports the time of the claim query alone and of the whole sweep (100
- * forfeits, each its own transaction with outbox rows).
+ * `n` Knucklebones games whose current player's turn deadline is due: one real game started through
+ * the services, cloned in SQL with its seats and its deadline job (reminders left out), its outbox
+ * already delivered. Then the clock moves past the deadlines.
  */
-export async function sweepBench(pendingCounts: number[]) {
-  const results = [];
-  for (const pending of pendingCounts) {
-    const { db, drop } = await benchDatabase(4);
-    try {
-      const ctx = benchContext(db);
-      await startGames(ctx, 100);
-      // Only the deadline of each game is due; its reminders are dropped so the sweep is 100 jobs.
-      await db.sql.exec(`DELETE FROM jobs WHERE kind = 'turn-reminder'`);
-      await ctx.clock.advance(25 * 3_600_000);
-      if (pending > 0) {
-        await db.sql.query(
-          `INSERT INTO jobs (kind, game_id, due_at, payload, status)
-           SELECT 'turn-reminder', NULL, $1::timestamp + (g * interval '1 second'), '{"player":"0","turnVersion":0}', 'pending'
-           FROM generate_series(1, $2::int) g`,
-          [new Date(ctx.clock.now().getTime() + 3_600_000), pending],
-        );
-      }
-      await db.sql.exec('ANALYZE jobs');
-      const plan = await db.sql.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT id FROM jobs WHERE status = 'pending' AND due_at <= $1 ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [ctx.clock.now()],
-      );
-      const claimMs = Number(/Execution Time: ([\d.]+)/.exec(plan.map((p) => p['QUERY PLAN']).join('\n'))?.[1] ?? NaN);
-      const usesIndex = plan.some((p) => /Index Scan/.test(p['QUERY PLAN']));
-      const t = performance.now();
-      const fired = await new Scheduler(ctx).sweep();
-      const sweepMs = performance.now() - t;
-      results.push({ pending, due: 100, fired, claimMs, usesIndex, sweepMs });
-    } finally {
-      await drop();
+async function dueDeadlines(db: Database, n: number) {
+  const ctx = benchContext(db);
+  const [template] = await startGames(ctx, 1);
+  await db.sql.exec(`DELETE FROM jobs WHERE kind <> 'timer'`);
+  await db.sql.query(
+    `INSERT INTO games (guild_id, channel_id, kind, status, options, state, version, seed, seed_commitment, board_version, board_message_id, created_at, updated_at)
+     SELECT guild_id, channel_id, kind, status, options, state, version, seed, seed_commitment, board_version, board_message_id, created_at, updated_at
+     FROM games, generate_series(2, $1::int) WHERE id = $2`,
+    [n, template],
+  );
+  await db.sql.query(
+    `INSERT INTO seats (game_id, seat, player_id, turn_version, turn_started_at, deadline_at, dm_message_id)
+     SELECT g.id, s.seat, s.player_id, s.turn_version, s.turn_started_at, s.deadline_at, s.dm_message_id FROM games g CROSS JOIN seats s WHERE s.game_id = $1 AND g.id <> $1`,
+    [template],
+  );
+  await db.sql.query(
+    `INSERT INTO jobs (kind, game_id, due_at, payload, status, created_at)
+     SELECT j.kind, g.id, j.due_at, j.payload, 'pending', j.created_at FROM games g CROSS JOIN jobs j WHERE j.game_id = $1 AND g.id <> $1 AND j.status = 'pending'`,
+    [template],
+  );
+  await db.sql.exec(`UPDATE outbox SET status = 'sent', sent_at = now()`);
+  await db.sql.exec('ANALYZE');
+  await ctx.clock.advance(25 * 3_600_000);
+  return ctx;
+}
+
+export interface DeadlineResult {
+  due: number;
+  fired: number;
+  ms: number;
+  /** Game-over DMs written to the outbox (two per forfeit). */
+  dms: number;
+  finished: number;
+}
+
+/**
+ * Time to fire `due` turn deadlines at once (each a forfeit: move log, seats, results, two game-over
+ * DMs, the board), through the scheduler's sweep (`oneByOne`: each job claimed and handled in its own
+ * transaction, the path the sweep falls back to), until none is left.
+ */
+export async function deadlineBench(due: number, oneByOne = false): Promise<DeadlineResult> {
+  const { db, drop } = await benchDatabase(10);
+  try {
+    const ctx = await dueDeadlines(db, due);
+    const scheduler = new Scheduler(ctx);
+    let fired = 0;
+    const t = performance.now();
+    if (oneByOne) {
+      while ((await scheduler.runOne()) !== false) fired++;
+    } else {
+      for (let n = await scheduler.sweep(); n > 0; n = await scheduler.sweep()) fired += n;
     }
+    const ms = performance.now() - t;
+    const [counts] = await db.sql.query<{ dms: string; finished: string }>(
+      `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending' AND kind = 'dm' AND payload->'notification'->>'type' = 'game-over') AS dms,
+              (SELECT count(*) FROM games WHERE status = 'finished') AS finished`,
+    );
+    return { due, fired, ms, dms: Number(counts!.dms), finished: Number(counts!.finished) };
+  } finally {
+    await drop();
   }
-  return results;
+}
+
+/** The plan of the sweep's claim among `pending` future jobs (an index scan keeps it flat). */
+export async function claimPlan(pending: number) {
+  const { db, drop } = await benchDatabase(2);
+  try {
+    const now = new Date();
+    await db.sql.query(
+      `INSERT INTO jobs (kind, game_id, due_at, payload, status)
+       SELECT 'turn-reminder', NULL, $1::timestamp + (g * interval '1 second'), '{"player":"0","turnVersion":0}', 'pending'
+       FROM generate_series(1, $2::int) g`,
+      [new Date(now.getTime() + 3_600_000), pending],
+    );
+    await db.sql.exec('ANALYZE jobs');
+    const plan = await db.sql.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT id FROM jobs WHERE status = 'pending' AND due_at <= $1 ORDER BY due_at LIMIT 200 FOR UPDATE SKIP LOCKED`,
+      [now],
+    );
+    const claimMs = Number(/Execution Time: ([\d.]+)/.exec(plan.map((p) => p['QUERY PLAN']).join('\n'))?.[1] ?? NaN);
+    return { pending, claimMs, usesIndex: plan.some((p) => /Index Scan/.test(p['QUERY PLAN'])) };
+  } finally {
+    await drop();
+  }
 }

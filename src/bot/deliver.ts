@@ -8,7 +8,7 @@ import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
-import type { GameModules, MessagePayload } from './game-module.ts';
+import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
 import { resultMessage, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
@@ -100,23 +100,42 @@ export class DiscordDeliverer implements Deliverer {
     return this.client.rest.post(Routes.channelMessages(channelId), withFiles(payload)) as Promise<APIMessage>;
   }
 
-  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
-    const game = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId } });
-    const names = await playerNames(this.ctx, [p.userId, ...('opponents' in p.notification ? p.notification.opponents : [])]);
-    if (game) {
-      const seats = await this.ctx.db.seat.findMany({ where: { gameId: game.id } });
-      Object.assign(names, await playerNames(this.ctx, seats.map((s) => s.playerId)));
+  /**
+   * What the DM shows besides its notification: from the row (written with the change), reading
+   * the game only for a board posted after the row was written, or for rows older than `meta`.
+   */
+  private async dmMeta(p: OutboxPayload<'dm'>): Promise<NotificationMeta> {
+    const opponents = 'opponents' in p.notification ? p.notification.opponents : [];
+    if (p.meta) {
+      const m = p.meta;
+      let boardMessageId = m.boardMessageId;
+      if (boardMessageId === null) {
+        const g = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId }, select: { boardMessageId: true } });
+        boardMessageId = g?.boardMessageId ?? null;
+      }
+      return {
+        names: await playerNames(this.ctx, [...new Set([p.userId, ...opponents, ...m.players])]),
+        boardUrl: boardUrl({ guildId: m.guildId, channelId: m.channelId, boardMessageId }),
+        version: m.version,
+        active: m.active,
+        cycle: m.cycle,
+      };
     }
-    const meta = {
-      names,
+    const game = await this.ctx.db.game.findUnique({ where: { id: p.notification.gameId }, include: { seats: true } });
+    return {
+      names: await playerNames(this.ctx, [...new Set([p.userId, ...opponents, ...(game?.seats.map((s) => s.playerId) ?? [])])]),
       boardUrl: game ? boardUrl(game) : null,
       version: game?.version ?? 0,
       active: game?.status === 'active',
       cycle: game !== null && game.cycleId !== null,
     };
+  }
+
+  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
+    const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).
-    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, names, p.userId) : [];
+    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
     const payload = withRecentInDm(present.notification(p.notification, meta), recent);
     try {
       const channelId = await this.dmChannel(p.userId);
@@ -146,17 +165,17 @@ export class DiscordDeliverer implements Deliverer {
    * buttons. Cosmetic (a click on an old button is refused anyway), so a DM that is gone is skipped.
    */
   private async dmEdit(p: OutboxPayload<'dm-edit'>): Promise<string> {
+    if (p.mode === 'retire') return this.retire(p);
     const seat = await this.ctx.db.seat.findFirst({ where: { gameId: p.gameId, playerId: p.userId } });
     if (!seat?.dmMessageId) return 'no-dm';
-    if (p.mode === 'retire' && seat.turnVersion !== null && seat.turnVersion > p.version) return 'newer-turn';
+    if (!seat.deadlineAt) return 'no-turn';
     const channelId = await this.dmChannel(p.userId);
-    let body: MessagePayload;
-    if (p.mode === 'refresh') {
-      if (!seat.deadlineAt) return 'no-turn';
-      const snap = await getGame(this.ctx, p.gameId, null);
-      const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
-      const recent = await recentLines(this.ctx, this.games, snap.game.id, snap.game.kind, names, p.userId);
-      body = withRecentInDm(this.games.require(snap.game.kind).present.notification(
+    const snap = await getGame(this.ctx, p.gameId, null);
+    const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
+    // The refreshed turn DM says what the others did since this player's last move, as the first did.
+    const recent = await recentLines(this.ctx, this.games, snap.game.id, snap.game.kind, names, p.userId);
+    const body: MessagePayload = withRecentInDm(
+      this.games.require(snap.game.kind).present.notification(
         {
           type: 'turn',
           gameId: snap.game.id,
@@ -166,13 +185,9 @@ export class DiscordDeliverer implements Deliverer {
           opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
         },
         { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
-      ), recent);
-    } else {
-      // No read of the old message: its text stays, its rows become the link back to the board.
-      const game = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { guildId: true, channelId: true, boardMessageId: true } });
-      const url = game ? boardUrl(game) : null;
-      body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
-    }
+      ),
+      recent,
+    );
     try {
       await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), withFiles(body));
     } catch (err) {
@@ -183,17 +198,50 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   /**
+   * The player's turn ended: their newest DM of the game loses its game buttons, keeping its text
+   * and a link to the board (no read of the old message). Only a DM that still shows buttons is
+   * edited (`dm_live`): one the click answered, or one already retired, costs no call. Skipped when
+   * a newer turn of theirs has begun (that turn's DM retires this one).
+   */
+  private async retire(p: OutboxPayload<'dm-edit'>): Promise<string> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null }>>`
+      UPDATE seats s SET dm_live = false
+      FROM games g
+      WHERE g.id = s.game_id AND s.game_id = ${p.gameId} AND s.player_id = ${p.userId} AND s.dm_live AND s.dm_message_id IS NOT NULL
+        AND (s.turn_version IS NULL OR s.turn_version <= ${p.version})
+      RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id`;
+    const seat = rows[0];
+    if (!seat) return 'not-live';
+    const url = boardUrl({ guildId: seat.guild_id, channelId: seat.channel_id, boardMessageId: seat.board_message_id });
+    const body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
+    try {
+      await this.client.rest.patch(Routes.channelMessage(await this.dmChannel(p.userId), seat.dm_message_id), { body });
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
+      // Still live: the retry edits it.
+      await this.ctx.db.$executeRaw`UPDATE seats SET dm_live = true WHERE game_id = ${p.gameId} AND player_id = ${p.userId} AND dm_message_id = ${seat.dm_message_id}`;
+      throw err;
+    }
+    return `retire:${seat.dm_message_id}`;
+  }
+
+  /**
    * Only the newest turn, reminder or game-over DM of a game offers moves: the previous one keeps
-   * its text and its link to the board but loses its game buttons. Cosmetic, so a failure is
-   * logged and the delivery still counts (a click on an old button is refused anyway).
+   * its text and its link to the board but loses its game buttons, if it still has them (one
+   * statement records the new DM and returns the old one). Cosmetic, so a failure is logged and the
+   * delivery still counts (a click on an old button is refused anyway).
    */
   private async retirePreviousDm(userId: string, gameId: number, channelId: string, newId: string, payload: MessagePayload): Promise<void> {
     try {
-      const seat = await this.ctx.db.seat.findFirst({ where: { gameId, playerId: userId }, select: { dmMessageId: true } });
-      if (!seat || seat.dmMessageId === newId) return;
-      await this.ctx.db.seat.updateMany({ where: { gameId, playerId: userId }, data: { dmMessageId: newId } });
-      if (!seat.dmMessageId) return;
-      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), { body: { components: linkRows(payload.components) } });
+      const live = (payload.components ?? []).length > linkRows(payload.components).length;
+      const rows = await this.ctx.db.$queryRaw<Array<{ old_id: string | null; old_live: boolean }>>`
+        UPDATE seats s SET dm_message_id = ${newId}, dm_live = ${live}
+        FROM (SELECT game_id, seat, dm_message_id, dm_live FROM seats WHERE game_id = ${gameId} AND player_id = ${userId} FOR UPDATE) old
+        WHERE s.game_id = old.game_id AND s.seat = old.seat
+        RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`;
+      const old = rows[0];
+      if (!old?.old_id || old.old_id === newId || !old.old_live) return;
+      await this.client.rest.patch(Routes.channelMessage(channelId, old.old_id), { body: { components: linkRows(payload.components) } });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return;
       this.ctx.log.warn({ err, gameId, userId }, 'could not remove the buttons of an older DM');
@@ -207,6 +255,9 @@ export class DiscordDeliverer implements Deliverer {
       // Most board rows find the board already edited by the click's own reply: check cheaply first.
       const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
       if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
+      // A newer change of the game queued its own board row (waiting, if a click's answer shows
+      // that board): it renders the board as it is then, so this one has nothing left to do.
+      if (pass === 0 && (await this.newerBoardRow(row.id, p.gameId))) return 'superseded';
       const { payload, game } = await renderBoard(this.ctx, this.games, p.gameId);
       if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
       let messageId = game.boardMessageId;
@@ -246,6 +297,12 @@ export class DiscordDeliverer implements Deliverer {
     });
     const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
     return msg.id;
+  }
+
+  private async newerBoardRow(id: bigint, gameId: number): Promise<boolean> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ id: bigint }>>`
+      SELECT id FROM outbox WHERE status = 'pending' AND kind = 'board' AND id > ${id} AND payload->>'gameId' = ${String(gameId)} LIMIT 1`;
+    return rows.length > 0;
   }
 
   private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {

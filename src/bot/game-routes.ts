@@ -105,6 +105,7 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       ...(parsed.version !== null ? { expectedVersion: version } : {}),
       kind: module.kind,
       fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
+      fromBoard: interaction.message.id === game.boardMessageId,
       ...(opts.notify ? { notify: opts.notify } : {}),
     });
   const ctx: RouteContext = {

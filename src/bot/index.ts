@@ -1,4 +1,4 @@
-import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, Partials } from 'discord.js';
 import { Dispatcher } from '../outbox/dispatcher.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { PhaseSchedule } from '../scheduler/phases.ts';
@@ -45,8 +45,35 @@ export interface Bot {
 /** Logs in, wires the router, the scheduler and the outbox dispatcher. */
 export async function startBot(opts: BotOptions): Promise<Bot> {
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.DirectMessages],
+    // Guilds only: the bot reads no messages. Interactions (DMs included) need no intent; the
+    // DirectMessages intent only echoed the bot's own DMs back (about two events per move), which
+    // discord.js then cached (up to 200 per DM channel, a channel per player).
+    intents: [GatewayIntentBits.Guilds],
+    // A DM interaction brings its channel as a partial: no cache of DM channels is needed.
     partials: [Partials.Channel],
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      // Nothing reads cached messages; a clicked message comes with its interaction.
+      MessageManager: 0,
+      GuildMessageManager: 0,
+      DMMessageManager: 0,
+      ReactionManager: 0,
+      ReactionUserManager: 0,
+      PresenceManager: 0,
+      VoiceStateManager: 0,
+      StageInstanceManager: 0,
+      GuildScheduledEventManager: 0,
+      GuildStickerManager: 0,
+      GuildEmojiManager: 0,
+      GuildInviteManager: 0,
+      GuildBanManager: 0,
+      AutoModerationRuleManager: 0,
+      ThreadMemberManager: 0,
+      ApplicationCommandManager: 0,
+      // Members and users arrive with each interaction: keep a few, never the bot itself.
+      GuildMemberManager: { maxSize: 200, keepOverLimit: (m) => m.id === m.client.user.id },
+      UserManager: { maxSize: 1000, keepOverLimit: (u) => u.id === u.client.user.id },
+    }),
     ...(opts.apiBase ? { rest: { api: opts.apiBase } } : {}),
     ...(opts.shards ?? {}),
   });
@@ -60,6 +87,9 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
   const onInteraction = (interaction: Parameters<typeof route>[0]) => void route(interaction);
   client.on(Events.InteractionCreate, onInteraction);
   guardPackets(client, ctx.log);
+  // DM channels come with DM interactions and would otherwise stay cached, one per player.
+  const dmSweep = setInterval(() => client.channels.cache.sweep((c) => c.isDMBased()), 10 * 60_000);
+  dmSweep.unref();
   client.on(Events.Error, (err) => ctx.log.error({ err }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shard) => ctx.log.warn({ code: event.code, shard }, 'gateway disconnected'));
   client.on(Events.ShardResume, (shard, replayed) => ctx.log.info({ shard, replayed }, 'gateway resumed'));
@@ -104,6 +134,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
       await phaseSchedule.stop();
       await scheduler.stop();
       await d.stop();
+      clearInterval(dmSweep);
       await client.destroy();
     },
   };

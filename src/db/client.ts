@@ -12,6 +12,8 @@ export interface Database {
   /** Raw SQL for the migration runner and tests. */
   sql: SqlRunner;
   kind: 'postgres' | 'pglite';
+  /** The node-postgres pool Prisma runs on (Postgres only): for plain-pg measurements and hot paths. */
+  pool?: import('pg').Pool;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function connectPostgres(url: string, opts: { poolSize?: number } =
     prisma,
     sql,
     kind: 'postgres',
+    pool,
     async close() {
       await prisma.$disconnect();
       await pool.end();

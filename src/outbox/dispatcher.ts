@@ -23,6 +23,76 @@ export interface Deliverer {
 /** Longer than any one delivery takes (discord.js waits out rate limits inside it). */
 const LEASE_MS = 30_000;
 const MAX_ATTEMPTS = 8;
+/** Lanes of a batch delivered side by side (discord.js queues each route's requests on its own). */
+const LANES = 4;
+
+interface ClaimedRow {
+  id: bigint;
+  kind: string;
+  payload: Outbox['payload'];
+  status: string;
+  attempts: number;
+  available_at: Date;
+  lease_until: Date | null;
+  last_error: string | null;
+  result: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+const toOutbox = (r: ClaimedRow): Outbox => ({
+  id: r.id,
+  kind: r.kind,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  availableAt: r.available_at,
+  leaseUntil: r.lease_until,
+  lastError: r.last_error,
+  result: r.result,
+  createdAt: r.created_at,
+  sentAt: r.sent_at,
+});
+
+/**
+ * What a row's order matters to: its game (a board before the DM that links to it, a DM before the
+ * edit that retires it), its recipient (a player's DMs in the order written: a game-over note,
+ * then the reward), its channel, its table.
+ */
+function keysOf(row: Outbox): string[] {
+  const p = (row.payload ?? {}) as { gameId?: unknown; notification?: { gameId?: unknown }; userId?: unknown; channelId?: unknown; tableId?: unknown };
+  const keys: string[] = [];
+  const game = p.gameId ?? p.notification?.gameId;
+  if (typeof game === 'number') keys.push(`g${game}`);
+  if (typeof p.userId === 'string') keys.push(`u${p.userId}`);
+  if (typeof p.channelId === 'string') keys.push(`c${p.channelId}`);
+  if (typeof p.tableId === 'number') keys.push(`t${p.tableId}`);
+  return keys.length ? keys : [`r${row.id}`];
+}
+
+/** Rows (in id order) grouped into lanes: rows sharing any key, directly or through others, share a lane. */
+function lanesOf(rows: Outbox[]): Outbox[][] {
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let r = k;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(k, r);
+    return r;
+  };
+  const keys = rows.map(keysOf);
+  for (const ks of keys) {
+    for (const k of ks) if (!parent.has(k)) parent.set(k, k);
+    for (const k of ks.slice(1)) parent.set(find(k), find(ks[0]!));
+  }
+  const lanes = new Map<string, Outbox[]>();
+  rows.forEach((row, i) => {
+    const root = find(keys[i]![0]!);
+    const lane = lanes.get(root);
+    if (lane) lane.push(row);
+    else lanes.set(root, [row]);
+  });
+  return [...lanes.values()];
+}
 
 function backoffMs(attempts: number): number {
   return Math.min(2 ** attempts * 1000, 15 * 60_000);
@@ -97,34 +167,56 @@ export class Dispatcher {
     return this.draining;
   }
 
+  /**
+   * Leases up to `batch` due rows and returns them, in one statement (the lock in a CTE with SKIP
+   * LOCKED, so several processes never take the same row).
+   */
   private async claim(): Promise<Outbox[]> {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
-    const rows = await this.ctx.db.$queryRaw<Array<{ id: bigint }>>`
-      UPDATE outbox SET lease_until = ${lease}, attempts = attempts + 1
-      WHERE id IN (
+    const rows = await this.ctx.db.$queryRaw<ClaimedRow[]>`
+      WITH due AS (
         SELECT id FROM outbox
         WHERE status = 'pending' AND available_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
         ORDER BY id LIMIT ${this.opts.batch ?? 25}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id`;
-    if (rows.length === 0) return [];
-    return this.ctx.db.outbox.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { id: 'asc' } });
+      UPDATE outbox o SET lease_until = ${lease}, attempts = o.attempts + 1
+      FROM due WHERE o.id = due.id
+      RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at`;
+    return rows.map(toOutbox).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /**
+   * Delivers a batch: rows of one lane (sharing a game, a recipient or a channel) in order, lanes
+   * side by side; then every delivered row is marked sent in one statement.
+   */
   private async drainBatch(): Promise<number> {
     const rows = await this.claim();
-    for (const row of rows) await this.deliverOne(row);
+    if (rows.length === 0) return 0;
+    const sent: Array<{ id: string; result: string }> = [];
+    const queue = lanesOf(rows);
+    const worker = async () => {
+      for (let lane = queue.shift(); lane; lane = queue.shift()) {
+        for (const row of lane) {
+          const result = await this.deliverOne(row);
+          if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(LANES, queue.length) }, worker));
+    if (sent.length > 0) {
+      await this.ctx.db.$executeRaw`
+        UPDATE outbox o SET status = 'sent', sent_at = ${this.ctx.clock.now()}, result = v.result, lease_until = NULL, last_error = NULL
+        FROM jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS v(id bigint, result text)
+        WHERE o.id = v.id`;
+    }
     return rows.length;
   }
 
-  private async deliverOne(row: Outbox): Promise<void> {
+  /** Delivers one row; returns what was delivered, or null when it failed (recorded for a retry). */
+  private async deliverOne(row: Outbox): Promise<string | null> {
     try {
-      const result = await this.deliverer.deliver(row);
-      await this.ctx.db.outbox.update({
-        where: { id: row.id },
-        data: { status: 'sent', sentAt: this.ctx.clock.now(), result: result.slice(0, 200), leaseUntil: null, lastError: null },
-      });
+      return await this.deliverer.deliver(row);
     } catch (err) {
       const retriable = err instanceof DeliveryError ? err.retriable : true;
       const failed = !retriable || row.attempts >= MAX_ATTEMPTS;
@@ -139,6 +231,7 @@ export class Dispatcher {
           ...(failed ? { status: 'failed' } : { availableAt: new Date(now.getTime() + wait) }),
         },
       });
+      return null;
     }
   }
 }

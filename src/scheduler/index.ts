@@ -1,7 +1,9 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { cronLogger } from '../log.ts';
 import type { Tx } from '../db/client.ts';
+import { ChangeBatch } from '../services/changes.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { readLockedGames } from '../services/game-store.ts';
 import { expireTable } from '../services/tables.ts';
 import { endVacation } from '../services/vacations.ts';
 import { expireLegacyTurn, expireTimer, sendLegacyReminder, sendTimerReminder } from '../services/timers.ts';
@@ -27,11 +29,19 @@ const handlers: Record<string, Handler> = {
 };
 
 const MAX_ATTEMPTS = 5;
+/** Due jobs claimed and fired together in one transaction. */
+const BATCH = 200;
 
 /**
- * Fires due jobs. Each job is claimed with FOR UPDATE SKIP LOCKED and handled in the same
- * transaction that marks it done, so a job fires exactly once even with several bot processes,
+ * Fires due jobs. Jobs are claimed with FOR UPDATE SKIP LOCKED and handled in the same
+ * transaction that marks them done, so a job fires exactly once even with several bot processes,
  * and a job that fell due while every process was down fires at the next sweep.
+ *
+ * Many jobs fall due together (a Battle Phase starts its games at once, so their deadlines and
+ * reminders come due at once): the sweep claims up to BATCH of them per transaction, locks their
+ * games together, and writes the timers' changes one statement per table (ChangeBatch). If a
+ * batch fails, its jobs run again one at a time, each in its own transaction, so one bad job
+ * cannot hold back the others and its failure is recorded on it alone.
  */
 export class Scheduler {
   private task: ScheduledTask | null = null;
@@ -41,7 +51,8 @@ export class Scheduler {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly opts: { cron?: string; batch?: number; beforeTick?: () => Promise<void> } = {},
+    /** `batch`: the most jobs one sweep handles (default 5,000); `batchSize`: jobs per transaction (default 200, 1: one at a time). */
+    private readonly opts: { cron?: string; batch?: number; batchSize?: number; beforeTick?: () => Promise<void> } = {},
   ) {}
 
   start(): void {
@@ -81,16 +92,99 @@ export class Scheduler {
   }
 
   private async sweepOnce(): Promise<number> {
-    const limit = this.opts.batch ?? 500;
+    const limit = this.opts.batch ?? 5_000;
+    const size = this.opts.batchSize ?? BATCH;
     let handled = 0;
     const busy: bigint[] = [];
     while (handled < limit && !this.stopped) {
-      const ran = await this.runOne(busy);
-      if (ran === false) break;
-      if (ran === 'busy') continue;
-      handled += 1;
+      if (size <= 1) {
+        const ran = await this.runOne(busy);
+        if (ran === false) break;
+        if (ran !== 'busy') handled += 1;
+        continue;
+      }
+      const r = await this.runBatch(busy, Math.min(size, limit - handled));
+      if (r.claimed === 0) break;
+      handled += r.handled;
     }
     return handled;
+  }
+
+  /**
+   * Claims up to `size` due jobs and fires them in one transaction. Lock order as a move's: games
+   * first (SKIP LOCKED: a game busy with a move leaves its jobs for a moment later, added to
+   * `busy`), then their jobs (SKIP LOCKED: another process has them). At most one job per game per
+   * batch; the others wait for the next batch. `claimed`: due jobs seen (0: none is due).
+   */
+  async runBatch(busy: bigint[], size: number): Promise<{ claimed: number; handled: number }> {
+    const now = this.ctx.clock.now();
+    let taken: DueJob[] = [];
+    let fired: Array<Record<string, unknown>> = [];
+    let seen = 0;
+    try {
+      await this.ctx.db.$transaction(
+        async (tx) => {
+          const due = await tx.$queryRaw<Array<{ id: bigint; game_id: number | null }>>`
+            SELECT id, game_id FROM jobs
+            WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
+            ORDER BY due_at LIMIT ${size}`;
+          seen = due.length;
+          if (due.length === 0) return;
+          const gameIds = [...new Set(due.flatMap((j) => (j.game_id === null ? [] : [j.game_id])))];
+          const locked = gameIds.length
+            ? (await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM games WHERE id = ANY(${gameIds}::int[]) ORDER BY id FOR UPDATE SKIP LOCKED`).map((g) => g.id)
+            : [];
+          const jobs = await tx.$queryRaw<DueJob[]>`
+            SELECT id, kind, game_id, payload, attempts FROM jobs
+            WHERE id = ANY(${due.map((j) => j.id)}::bigint[]) AND status = 'pending' AND (game_id IS NULL OR game_id = ANY(${locked}::int[]))
+            ORDER BY due_at, id FOR UPDATE SKIP LOCKED`;
+          const got = new Set(jobs.map((j) => j.id));
+          // Locked elsewhere (a move on its game, or another process): not this sweep's.
+          for (const j of due) if (!got.has(j.id)) busy.push(j.id);
+          const games = new Set<number>();
+          taken = jobs.filter((j) => {
+            if (j.game_id === null) return true;
+            if (games.has(j.game_id)) return false;
+            games.add(j.game_id);
+            return true;
+          });
+          if (taken.length === 0) return;
+          const loaded = await readLockedGames(tx, [...games]);
+          const batch = new ChangeBatch();
+          const results: string[] = [];
+          for (const job of taken) {
+            if (job.kind === 'timer' && job.game_id !== null) {
+              results.push(await expireTimer(tx, this.ctx, job.game_id, job.payload, { game: loaded.get(job.game_id) ?? null, batch }));
+            } else {
+              const handler = handlers[job.kind];
+              if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+              results.push(await handler(tx, this.ctx, job));
+            }
+          }
+          await batch.flush(tx, now);
+          await tx.$executeRaw`
+            UPDATE jobs SET status = 'done', done_at = ${now}, attempts = attempts + 1, last_error = NULL
+            WHERE id = ANY(${taken.map((j) => j.id)}::bigint[])`;
+          fired = taken.map((job, i) => ({ job: String(job.id), kind: job.kind, game: job.game_id, result: results[i], batch: taken.length }));
+        },
+        { timeout: 60_000, maxWait: 10_000 },
+      );
+    } catch (err) {
+      if (taken.length === 0) throw err;
+      // One at a time: each job in its own transaction, a failure recorded on that job alone.
+      this.ctx.log.warn({ err, jobs: taken.length }, 'a batch of jobs failed: firing them one at a time');
+      let handled = 0;
+      for (const job of taken) {
+        const ran = await this.runOne(busy, job.id);
+        if (ran === true) handled++;
+      }
+      if (handled > 0) this.ctx.onOutbox?.();
+      return { claimed: seen, handled };
+    }
+    // Logged once committed: each job fired, as the one-at-a-time path logs it.
+    for (const f of fired) this.ctx.log.info(f, 'job fired');
+    if (taken.length > 0) this.ctx.onOutbox?.();
+    return { claimed: seen, handled: taken.length };
   }
 
   /**
@@ -101,7 +195,7 @@ export class Scheduler {
    * a game while it holds a job: it takes the game's lock with SKIP LOCKED, and a game busy with a
    * move leaves the job for a moment later (a click racing a falling deadline cannot deadlock).
    */
-  async runOne(busy: bigint[] = []): Promise<boolean | 'busy'> {
+  async runOne(busy: bigint[] = [], only: bigint | null = null): Promise<boolean | 'busy'> {
     const now = this.ctx.clock.now();
     let claimed: DueJob | null = null;
     let wasBusy = false;
@@ -110,7 +204,7 @@ export class Scheduler {
         async (tx) => {
           const rows = await tx.$queryRaw<DueJob[]>`
             SELECT id, kind, game_id, payload, attempts FROM jobs
-            WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
+            WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[])) AND (${only}::bigint IS NULL OR id = ${only}::bigint)
             ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
           claimed = rows[0] ?? null;
           if (!claimed) return;

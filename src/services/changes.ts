@@ -29,8 +29,10 @@ interface Writes {
   /** Timer identities whose pending jobs are cancelled ('*': every pending job of the game). */
   cancelTimers: string[] | '*';
   jobs: Array<{ kind: string; dueAt: Date; payload: object }>;
-  outbox: Array<{ kind: OutboxKind; payload: object }>;
+  outbox: Array<{ kind: OutboxKind; payload: object; availableAt?: Date }>;
   releaseAssets: boolean;
+  /** The actor moved from their turn DM and their turn ended: the click's answer removed its buttons. */
+  dmAnswered?: { seat: number; messageId: string };
 }
 
 const noWrites = (): Writes => ({ seats: [], cancelTimers: [], jobs: [], outbox: [], releaseAssets: false });
@@ -54,36 +56,188 @@ export interface TimerJob {
   minutesLeft?: number;
 }
 
-/** Writes the gathered seats, jobs and outbox rows: at most four statements. */
-async function flushWrites(tx: Tx, gameId: number, w: Writes, now: Date): Promise<void> {
-  if (w.seats.length) {
-    const rows = w.seats.map((s) => ({ seat: s.seat, result: s.result, turn_version: s.turnVersion, turn_started_at: s.turnStartedAt, deadline_at: s.deadlineAt }));
-    await tx.$executeRaw`
-      UPDATE seats AS s
-      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3))
-      WHERE s.game_id = ${gameId} AND s.seat = v.seat`;
-  }
+/**
+ * How long a board row waits when the click's own answer edits the board (interaction answers are
+ * not bound to the global rate limit): by then the answer has recorded the version it shows, and
+ * the row finds the board up to date without a rate-limited edit. If the answer failed, the row
+ * edits the board then. Longer than Discord's 3 s to answer an interaction.
+ */
+export const BOARD_BY_REPLY_GRACE_MS = 3_500;
+
+/**
+ * Outbox rows in one statement, in the order given (deliveries follow the ids). The payloads are
+ * serialised once as JSON, not through the ORM's per-field encoding (a sweep writes hundreds).
+ */
+export async function insertOutbox(tx: Tx, rows: Writes['outbox'], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const data = rows.map((o, i) => ({ i, kind: o.kind, payload: o.payload, available_at: o.availableAt ?? now }));
+  await tx.$executeRaw`
+    INSERT INTO outbox (kind, payload, available_at, created_at)
+    SELECT v.kind, v.payload, v.available_at, ${now}
+    FROM jsonb_to_recordset(${JSON.stringify(data)}::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+    ORDER BY v.i`;
+}
+
+/**
+ * Writes one game's change in one statement (data-modifying CTEs): the move log, the state
+ * (conditional on the version read), the seats, the jobs cancelled and started, the outbox rows
+ * (in order) and the assets released. A move is then four round trips with BEGIN and COMMIT:
+ * lock-and-read, this, and the two ends. Throws (rolling everything back) if the game moved.
+ */
+async function writeChange(
+  tx: Tx,
+  game: Pick<GameRow, 'id' | 'version'>,
+  change: { version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null },
+  w: Writes,
+  now: Date,
+): Promise<void> {
+  const moves = change.steps.map((st, i) => ({ i: i + 1, actor: st.actor, entry: st.entry }));
+  const states = change.steps.length ? [{ version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome }] : [];
+  const seats = w.seats.map((st) => ({
+    seat: st.seat,
+    result: st.result,
+    turn_version: st.turnVersion,
+    turn_started_at: st.turnStartedAt,
+    deadline_at: st.deadlineAt,
+    answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
+  }));
   const cancelAll = w.cancelTimers === '*';
   const cancel = cancelAll ? [] : (w.cancelTimers as string[]);
-  if (cancelAll || cancel.length || w.jobs.length) {
-    const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
-    // One statement: cancel the jobs of timers that stopped, insert those of timers that started.
-    await tx.$executeRaw`
-      WITH cancelled AS (
-        UPDATE jobs SET status = 'cancelled', done_at = ${now}
-        WHERE game_id = ${gameId} AND status = 'pending'
-          AND (${cancelAll} OR payload->>'timer' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
-      )
+  const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
+  const outbox = w.outbox.map((o, i) => ({ i, kind: o.kind, payload: o.payload, available_at: o.availableAt ?? now }));
+  // dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
+  // here for the DM the click answered, and only if it is still that seat's newest.
+  const rows = await tx.$queryRaw<Array<{ updated: number }>>`
+    WITH logged AS (
+      INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+      SELECT ${game.id}, ${game.version} + v.i, v.actor, v.entry, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS v(i int, actor text, entry jsonb)
+    ), changed AS (
+      UPDATE games AS g SET
+        state = v.state, version = v.version, updated_at = ${now},
+        status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
+        outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
+        finished_at = CASE WHEN v.finished THEN ${now}::timestamp(3) ELSE g.finished_at END
+      FROM jsonb_to_recordset(${JSON.stringify(states)}::jsonb) AS v(version int, state jsonb, finished boolean, outcome jsonb)
+      WHERE g.id = ${game.id} AND g.version = ${game.version}
+      RETURNING g.id
+    ), seated AS (
+      UPDATE seats AS s
+      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+        dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
+      FROM jsonb_to_recordset(${JSON.stringify(seats)}::jsonb)
+        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
+      WHERE s.game_id = ${game.id} AND s.seat = v.seat
+    ), cancelled AS (
+      UPDATE jobs SET status = 'cancelled', done_at = ${now}
+      WHERE game_id = ${game.id} AND status = 'pending'
+        AND (${cancelAll} OR payload->>'timer' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
+    ), scheduled AS (
       INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
-      SELECT v.kind, ${gameId}, v.due_at, v.payload, ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)`;
+      SELECT v.kind, ${game.id}, v.due_at, v.payload, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)
+    ), queued AS (
+      INSERT INTO outbox (kind, payload, available_at, created_at)
+      SELECT v.kind, v.payload, v.available_at, ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+      ORDER BY v.i
+    ), released AS (
+      UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE ${w.releaseAssets} AND locked_by_game_id = ${game.id}
+    )
+    SELECT count(*)::int AS updated FROM changed`;
+  if (Number(rows[0]?.updated ?? 0) !== states.length) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
+}
+
+/**
+ * The writes of several games' changes in one transaction, gathered and then written one statement
+ * per table (the deadline sweep fires many due timers at once). The games must be locked by the
+ * caller and distinct: one change per game per batch.
+ */
+export class ChangeBatch {
+  private readonly moves: Array<{ game_id: number; seq: number; actor: string; entry: unknown }> = [];
+  private readonly games: Array<{ id: number; old_version: number; version: number; state: unknown; finished: boolean; outcome: unknown }> = [];
+  private readonly seats: Array<Record<string, unknown>> = [];
+  private readonly cancel: Array<{ game_id: number; timer: string | null }> = [];
+  private readonly jobs: Array<{ game_id: number; kind: string; due_at: Date; payload: object }> = [];
+  private readonly outbox: Writes['outbox'] = [];
+  private readonly release: number[] = [];
+  /** Written after the batch (a cycle game's rewards), in the order the changes came. */
+  private readonly after: Array<(tx: Tx) => Promise<void>> = [];
+  private readonly seen = new Set<number>();
+
+  get size(): number {
+    return this.seen.size;
   }
-  if (w.outbox.length) {
-    await tx.outbox.createMany({ data: w.outbox.map((o) => ({ kind: o.kind, payload: o.payload, availableAt: now, createdAt: now })) });
+
+  add(gameId: number, change: { oldVersion: number; version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null }, w: Writes, after?: (tx: Tx) => Promise<void>): void {
+    if (this.seen.has(gameId)) throw new Error(`game ${gameId} changes twice in one batch`);
+    this.seen.add(gameId);
+    if (change.steps.length > 0) {
+      change.steps.forEach((st, i) => this.moves.push({ game_id: gameId, seq: change.oldVersion + i + 1, actor: st.actor, entry: st.entry }));
+      this.games.push({ id: gameId, old_version: change.oldVersion, version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome });
+    }
+    for (const st of w.seats) {
+      this.seats.push({
+        game_id: gameId,
+        seat: st.seat,
+        result: st.result,
+        turn_version: st.turnVersion,
+        turn_started_at: st.turnStartedAt,
+        deadline_at: st.deadlineAt,
+        answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
+      });
+    }
+    if (w.cancelTimers === '*') this.cancel.push({ game_id: gameId, timer: null });
+    else for (const timer of w.cancelTimers) this.cancel.push({ game_id: gameId, timer });
+    for (const j of w.jobs) this.jobs.push({ game_id: gameId, kind: j.kind, due_at: j.dueAt, payload: j.payload });
+    this.outbox.push(...w.outbox);
+    if (w.releaseAssets) this.release.push(gameId);
+    if (after) this.after.push(after);
   }
-  if (w.releaseAssets) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ${gameId}`;
+
+  /** At most six statements, whatever the number of games; throws if any game moved meanwhile. */
+  async flush(tx: Tx, now: Date): Promise<void> {
+    if (this.games.length) {
+      const updated = await tx.$executeRaw`
+        WITH logged AS (
+          INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+          SELECT v.game_id, v.seq, v.actor, v.entry, ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(this.moves)}::jsonb) AS v(game_id int, seq int, actor text, entry jsonb)
+        )
+        UPDATE games AS g SET
+          state = v.state, version = v.version, updated_at = ${now},
+          status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
+          outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
+          finished_at = CASE WHEN v.finished THEN ${now}::timestamp(3) ELSE g.finished_at END
+        FROM jsonb_to_recordset(${JSON.stringify(this.games)}::jsonb)
+          AS v(id int, old_version int, version int, state jsonb, finished boolean, outcome jsonb)
+        WHERE g.id = v.id AND g.version = v.old_version`;
+      if (updated !== this.games.length) throw new UserError('game/stale', `${this.games.length - updated} of ${this.games.length} games changed while their batch was written.`);
+    }
+    if (this.seats.length) {
+      await tx.$executeRaw`
+        UPDATE seats AS s
+        SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+          dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
+        FROM jsonb_to_recordset(${JSON.stringify(this.seats)}::jsonb)
+          AS v(game_id int, seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
+        WHERE s.game_id = v.game_id AND s.seat = v.seat`;
+    }
+    if (this.cancel.length || this.jobs.length) {
+      await tx.$executeRaw`
+        WITH cancelled AS (
+          UPDATE jobs AS j SET status = 'cancelled', done_at = ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(this.cancel)}::jsonb) AS c(game_id int, timer text)
+          WHERE j.game_id = c.game_id AND j.status = 'pending' AND (c.timer IS NULL OR j.payload->>'timer' = c.timer)
+        )
+        INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
+        SELECT v.kind, v.game_id, v.due_at, v.payload, ${now}
+        FROM jsonb_to_recordset(${JSON.stringify(this.jobs)}::jsonb) AS v(game_id int, kind text, due_at timestamp(3), payload jsonb)`;
+    }
+    await insertOutbox(tx, this.outbox, now);
+    if (this.release.length) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ANY(${this.release}::int[])`;
+    for (const fn of this.after) await fn(tx);
+  }
 }
 
 /**
@@ -138,7 +292,11 @@ export async function commitChange(
     actor?: PlayerId | null;
     /** The actor moved from their turn DM itself (its buttons are gone with the click's answer): no retire edit needed. */
     fromDm?: boolean;
+    /** The click's answer edits the board itself (and records it): the board row only waits, as a fallback. */
+    boardByReply?: boolean;
     extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void;
+    /** Gather the writes into this batch instead of writing them now (the caller flushes it). */
+    batch?: ChangeBatch;
   } = {},
 ): Promise<Committed> {
   const { engine } = def;
@@ -157,23 +315,6 @@ export async function commitChange(
     timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
   }
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
-  if (auto.steps.length > 0) {
-    const rows = auto.steps.map((s, i) => ({ i: i + 1, actor: s.actor, entry: s.entry }));
-    const updated = await tx.$executeRaw`
-      WITH logged AS (
-        INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
-        SELECT ${game.id}, ${game.version} + v.i, v.actor, v.entry, ${now}
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(i int, actor text, entry jsonb)
-      )
-      UPDATE games SET
-        state = ${JSON.stringify(final)}::jsonb, version = ${version}, updated_at = ${now},
-        status = CASE WHEN ${outcome !== null} THEN 'finished' ELSE status END,
-        outcome = CASE WHEN ${outcome !== null} THEN ${JSON.stringify(outcome)}::jsonb ELSE outcome END,
-        finished_at = CASE WHEN ${outcome !== null} THEN ${now}::timestamp(3) ELSE finished_at END
-      WHERE id = ${game.id} AND version = ${game.version}`;
-    if (updated !== 1) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
-  }
-
   const w = noWrites();
   const committed: GameRow = { ...game, version };
   let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
@@ -183,13 +324,27 @@ export async function commitChange(
     if (users.length) queue(w, 'channel-message', { channelId: game.channelId, content: n.content.slice(0, 2000), allowedUserIds: users });
   }
   if (outcome) seats = finish(committed, def, outcome, w);
-  queue(w, 'board', { gameId: game.id });
+  w.outbox.push({ kind: 'board', payload: { gameId: game.id }, ...(opts.boardByReply ? { availableAt: new Date(now.getTime() + BOARD_BY_REPLY_GRACE_MS) } : {}) });
   // The game is over: a result message in its channel (after the board, which it links to).
   if (outcome) queue(w, 'result', { gameId: game.id });
   opts.extra?.(w, final);
-  await flushWrites(tx, game.id, w, now);
-  if (outcome && game.cycleId !== null && !game.practice) await grantCycleRewards(tx, ctx, game, outcome, now);
-  if (outcome) await recordRatings(tx, { ...game, outcome }, seats, now);
+  // What a DM shows besides its notification, fixed now: the dispatcher renders it without reading the game.
+  const meta = dmMeta(committed, outcome === null);
+  for (const o of w.outbox) if (o.kind === 'dm') (o.payload as OutboxPayload<'dm'>).meta = meta;
+  // The end's other writes: a cycle's rewards, and everyone's all-time rating.
+  const finalSeats = seats;
+  const rewards = outcome
+    ? async (t: Tx) => {
+        if (game.cycleId !== null && !game.practice) await grantCycleRewards(t, ctx, game, outcome, now);
+        await recordRatings(t, { ...game, outcome }, finalSeats, now);
+      }
+    : undefined;
+  if (opts.batch) {
+    opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
+  } else {
+    await writeChange(tx, game, { version, steps: auto.steps, state: final, outcome }, w, now);
+    await rewards?.(tx);
+  }
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
     ...row,
@@ -261,6 +416,7 @@ function timerChanges(
       // Their turn ended: the turn DM's move buttons go at once (unless the move was made from
       // that DM, whose buttons the click's own answer removed).
       if (!(fromDm && p === actor)) queue(w, 'dm-edit', { gameId: game.id, userId: p, mode: 'retire', version: game.version });
+      else if (seat.dmMessageId) w.dmAnswered = { seat: seat.seat, messageId: seat.dmMessageId };
     } else if (turn && p === actor && seat.deadlineAt) {
       // Their own turn goes on after their move (a die item, a step of a longer turn): same
       // deadline, and the turn DM is edited in place to show what to do next (one DM per turn).
@@ -269,6 +425,19 @@ function timerChanges(
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;
   });
+}
+
+/** What a DM of this game shows besides its notification (names come from the dispatcher's cache). */
+export function dmMeta(game: Pick<GameRow, 'guildId' | 'channelId' | 'boardMessageId' | 'version' | 'cycleId' | 'seats'>, active: boolean): NonNullable<OutboxPayload<'dm'>['meta']> {
+  return {
+    guildId: game.guildId,
+    channelId: game.channelId,
+    boardMessageId: game.boardMessageId,
+    version: game.version,
+    active,
+    cycle: game.cycleId !== null,
+    players: game.seats.map((s) => s.playerId),
+  };
 }
 
 function turnDm(game: GameRow, def: GameDefinition, state: unknown, playerId: string, deadlineAt: Date): OutboxPayload<'dm'> {

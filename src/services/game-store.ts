@@ -98,20 +98,113 @@ export function definitionOf(ctx: ServiceContext, kind: string): GameDefinition 
   return ctx.games.require(kind);
 }
 
+interface LockedRow {
+  id: number;
+  guild_id: string;
+  channel_id: string;
+  kind: string;
+  status: string;
+  options: Game['options'];
+  state: Game['state'];
+  version: number;
+  seed: string;
+  seed_commitment: string;
+  board_message_id: string | null;
+  board_version: number;
+  outcome: Game['outcome'];
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+  cycle_id: number | null;
+  practice: boolean;
+  player_data: Game['playerData'];
+  /** The game's own time per move, if its challenger chose one. */
+  turn_limit_minutes: number | null;
+  /** The time per move in force: the game's own, else the server's turn limit. */
+  timing_turn_limit_minutes: number;
+  reminder_minutes: number[];
+  seats: Array<{
+    game_id: number;
+    seat: number;
+    player_id: string;
+    result: string | null;
+    turn_version: number | null;
+    turn_started_at: string | null;
+    deadline_at: string | null;
+    dm_message_id: string | null;
+    dm_live: boolean;
+    autopilot: boolean;
+    vacation_until: string | null;
+    nudged_turn: number | null;
+  }>;
+}
+
+/** A timestamp(3) column as json_agg writes it (no zone: the database keeps UTC). */
+const utc = (t: string | null): Date | null => (t === null ? null : new Date(`${t}Z`));
+
 /**
- * Locks the game row and reads its turn timing (the time per move chosen for the game, else the
- * server's turn limit; the server's reminders) in the same statement, then reads the
- * game with its seats (two round trips: a move's latency is mostly round trips).
+ * Locks the game row and reads it with its seats and its turn timing (the time per move chosen for
+ * the game, else the server's turn limit; the server's reminders): one statement (a move's latency
+ * is mostly round trips).
  */
 export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
-  const rows = await tx.$queryRaw<Array<{ turn_limit_minutes: number; reminder_minutes: number[] }>>`
-    SELECT COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS turn_limit_minutes, gu.reminder_minutes
+  const rows = await tx.$queryRaw<LockedRow[]>`
+    SELECT g.*, COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS timing_turn_limit_minutes, gu.reminder_minutes,
+      (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM seats s WHERE s.game_id = g.id) AS seats
     FROM games g JOIN guilds gu ON gu.id = g.guild_id
     WHERE g.id = ${gameId} FOR UPDATE OF g`;
-  const timing = rows[0];
-  if (!timing) return null;
-  const game = await tx.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
-  return game && { ...game, timing: { turnLimitMinutes: timing.turn_limit_minutes, reminderMinutes: timing.reminder_minutes } };
+  return rows[0] ? toLockedGame(rows[0]) : null;
+}
+
+/** Games the caller has already locked (the batched sweep), read like lockGame reads one: one statement. */
+export async function readLockedGames(tx: Tx, ids: number[]): Promise<Map<number, LockedGame>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.$queryRaw<LockedRow[]>`
+    SELECT g.*, COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS timing_turn_limit_minutes, gu.reminder_minutes,
+      (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM seats s WHERE s.game_id = g.id) AS seats
+    FROM games g JOIN guilds gu ON gu.id = g.guild_id
+    WHERE g.id = ANY(${ids}::int[])`;
+  return new Map(rows.map((r) => [r.id, toLockedGame(r)]));
+}
+
+function toLockedGame(r: LockedRow): LockedGame {
+  return {
+    id: r.id,
+    guildId: r.guild_id,
+    channelId: r.channel_id,
+    kind: r.kind,
+    status: r.status,
+    options: r.options,
+    state: r.state,
+    version: r.version,
+    seed: r.seed,
+    seedCommitment: r.seed_commitment,
+    boardMessageId: r.board_message_id,
+    boardVersion: r.board_version,
+    outcome: r.outcome,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    finishedAt: r.finished_at,
+    cycleId: r.cycle_id,
+    practice: r.practice,
+    playerData: r.player_data,
+    seats: r.seats.map((s) => ({
+      gameId: s.game_id,
+      seat: s.seat,
+      playerId: s.player_id,
+      result: s.result,
+      turnVersion: s.turn_version,
+      turnStartedAt: utc(s.turn_started_at),
+      deadlineAt: utc(s.deadline_at),
+      dmMessageId: s.dm_message_id,
+      dmLive: s.dm_live,
+      autopilot: s.autopilot,
+      vacationUntil: utc(s.vacation_until),
+      nudgedTurn: s.nudged_turn,
+    })),
+    turnLimitMinutes: r.turn_limit_minutes,
+    timing: { turnLimitMinutes: r.timing_turn_limit_minutes, reminderMinutes: r.reminder_minutes },
+  };
 }
 
 /** Loads a game for a use case, refusing unknown ids and ids from another server alike. */

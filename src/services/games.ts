@@ -193,6 +193,11 @@ export async function playMove(
     notify?: string[];
     /** The move was made by clicking the player's own turn DM. */
     fromDm?: boolean;
+    /**
+     * The move was made from the board, and the click's answer edits the board in place and then
+     * records it (markBoardRendered): the outbox's board row waits, as a fallback only.
+     */
+    fromBoard?: boolean;
   },
 ): Promise<MoveResult> {
   return inTransaction(ctx, async (tx) => {
@@ -205,6 +210,7 @@ export async function playMove(
     const committed = await commitChange(tx, ctx, game, def, prev, next, steps, {
       actor: input.userId,
       fromDm: input.fromDm === true,
+      boardByReply: input.fromBoard === true,
       extra: (w, final) => {
         for (const userId of new Set(input.notify ?? [])) {
           if (!game.seats.some((s) => s.playerId === userId)) continue;
@@ -318,10 +324,12 @@ export async function latestGame(ctx: ServiceContext, input: { guildId: string; 
 
 /** Records that the board message shows `version` (skips a redundant outbox edit). */
 export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
-  await ctx.db.game.updateMany({
-    where: { id: gameId, boardVersion: { lt: version }, OR: [{ boardMessageId: messageId }, { boardMessageId: null }] },
-    data: { boardVersion: version, boardMessageId: messageId },
-  });
+  // Never waits behind the next click's lock on the game row: if a move holds it, that move's own
+  // answer records a newer board (or, failing that, its board row edits the board).
+  await ctx.db.$executeRaw`
+    UPDATE games SET board_version = ${version}, board_message_id = ${messageId}
+    WHERE id = (SELECT id FROM games WHERE id = ${gameId} FOR NO KEY UPDATE SKIP LOCKED)
+      AND board_version < ${version} AND (board_message_id = ${messageId} OR board_message_id IS NULL)`;
 }
 
 /** The move log of a game, for replays and audits. */

@@ -45,7 +45,27 @@ export const notificationSchema = z.discriminatedUnion('type', [
 export type Notification = z.infer<typeof notificationSchema>;
 
 export const outboxPayloadSchemas = {
-  dm: z.object({ userId: z.string(), fallbackChannelId: z.string(), notification: notificationSchema }),
+  dm: z.object({
+    userId: z.string(),
+    fallbackChannelId: z.string(),
+    notification: notificationSchema,
+    /**
+     * The game as the change committed it, for rendering the DM without reading the game again.
+     * `boardMessageId` null: the board was not posted yet (a new game), read it at delivery.
+     * Rows written before this existed have none: the dispatcher reads the game then.
+     */
+    meta: z
+      .object({
+        guildId: z.string(),
+        channelId: z.string(),
+        boardMessageId: z.string().nullable(),
+        version: z.number().int(),
+        active: z.boolean(),
+        cycle: z.boolean(),
+        players: z.array(z.string()),
+      })
+      .optional(),
+  }),
   board: z.object({ gameId: z.number().int() }),
   /**
    * A finished game's result, posted in its channel (an edited board notifies nobody): the

@@ -1,8 +1,8 @@
 import { SYSTEM, type TimerSpec } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
-import { commitChange, timerId, type TimerJob } from './changes.ts';
+import { commitChange, dmMeta, timerId, type ChangeBatch, type TimerJob } from './changes.ts';
 import type { ServiceContext } from './context.ts';
-import { definitionOf, lockGame, parseState, type GameRow } from './game-store.ts';
+import { definitionOf, lockGame, parseState, type GameRow, type LockedGame } from './game-store.ts';
 import { enqueue } from './notifications.ts';
 
 /**
@@ -35,9 +35,19 @@ function runningTimer(ctx: ServiceContext, game: GameRow, job: Pick<TimerJob, 't
   return timer ? { timer, state } : null;
 }
 
-export async function expireTimer(tx: Tx, ctx: ServiceContext, gameId: number, payload: unknown): Promise<'forfeited' | 'moved' | 'moot'> {
+/**
+ * `opts.game`: the game, already locked and read by the caller (the batched sweep); `opts.batch`:
+ * gather the change's writes there instead of writing them now.
+ */
+export async function expireTimer(
+  tx: Tx,
+  ctx: ServiceContext,
+  gameId: number,
+  payload: unknown,
+  opts: { game?: LockedGame | null; batch?: ChangeBatch } = {},
+): Promise<'forfeited' | 'moved' | 'moot'> {
   const job = parseJob(payload);
-  const game = await lockGame(tx, gameId);
+  const game = opts.game !== undefined ? opts.game : await lockGame(tx, gameId);
   const running = game && runningTimer(ctx, game, job);
   if (!game || !running) return 'moot';
   const def = definitionOf(ctx, game.kind);
@@ -45,14 +55,16 @@ export async function expireTimer(tx: Tx, ctx: ServiceContext, gameId: number, p
   if (timer.onExpiry.type === 'forfeit') {
     if (timer.player === undefined) throw new Error(`game ${gameId}: timer ${timer.key} forfeits nobody`);
     const next = def.engine.forfeit(state, timer.player);
-    await commitChange(tx, ctx, game, def, state, next, [{ actor: SYSTEM, entry: { type: 'forfeit', player: timer.player, reason: 'timeout' } }]);
+    await commitChange(tx, ctx, game, def, state, next, [{ actor: SYSTEM, entry: { type: 'forfeit', player: timer.player, reason: 'timeout' } }], batchOpt(opts));
     return 'forfeited';
   }
   const actor = timer.player ?? SYSTEM;
   const next = def.engine.apply(state, actor, timer.onExpiry.move);
-  await commitChange(tx, ctx, game, def, state, next, [{ actor, entry: { type: 'move', move: timer.onExpiry.move, timer: timer.key } }]);
+  await commitChange(tx, ctx, game, def, state, next, [{ actor, entry: { type: 'move', move: timer.onExpiry.move, timer: timer.key } }], batchOpt(opts));
   return 'moved';
 }
+
+const batchOpt = (opts: { batch?: ChangeBatch }) => (opts.batch ? { batch: opts.batch } : {});
 
 /**
  * A reminder fell due: DM the player unless the timer stopped or they turned reminders off. A
@@ -85,6 +97,7 @@ export async function sendTimerReminder(tx: Tx, ctx: ServiceContext, gameId: num
       userId: job.player,
       fallbackChannelId: game.channelId,
       notification: { type: 'reminder', gameId: game.id, kind: game.kind, view: def.engine.view(running.state, job.player), deadlineAt: seat.deadlineAt.toISOString() },
+      meta: dmMeta(game, true),
     },
     now,
   );
