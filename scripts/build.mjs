@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Builds what `npm start` runs: src/main.ts and everything it imports, bundled by esbuild into
-// plain JavaScript under dist/ (packages stay in node_modules). Running built JavaScript saves the
+// plain JavaScript under dist/ (packages stay in node_modules, but for the workspace's own). Running built JavaScript saves the
 // tsx loader's memory and start-up time; tsx stays for development, tests, scripts and the bench.
 // esbuild comes with tsx (a dependency), so `npm install` on a fresh clone brings it.
 //
 // Modules that find files next to themselves (the migrations, the emulator's page, the generated
 // Prisma client) keep doing so: each module's `import.meta.url` is its source file's address
 // (one output file, dist/main.js, so the addresses are relative to it).
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,26 @@ const lazyNative = {
   },
 };
 
+/**
+ * The workspace's own packages (packages/*, e.g. @stonehall/discord-emulator) ship TypeScript
+ * sources, which plain Node cannot run: they are bundled like the app's own code, resolved
+ * through their package.json `exports`, instead of staying external as other packages do.
+ */
+const workspacePackages = {
+  name: 'workspace-packages',
+  setup(b) {
+    b.onResolve({ filter: /^@stonehall\// }, async (args) => {
+      const [scope, name, ...rest] = args.path.split('/');
+      const dir = path.join(root, 'node_modules', scope, name);
+      const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+      const sub = rest.length ? `./${rest.join('/')}` : '.';
+      const target = typeof pkg.exports === 'string' && sub === '.' ? pkg.exports : pkg.exports?.[sub];
+      if (typeof target !== 'string') return { errors: [{ text: `${args.path}: no such export in ${name}'s package.json` }] };
+      return { path: await realpath(path.join(dir, target)) };
+    });
+  },
+};
+
 const started = Date.now();
 await build({
   entryPoints: { main: path.join(root, 'src/main.ts') },
@@ -75,6 +95,6 @@ await build({
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
-  plugins: [sourceUrls, lazyNative],
+  plugins: [workspacePackages, sourceUrls, lazyNative],
 });
 if (process.argv.includes('--verbose')) console.log(`built dist/main.js in ${Date.now() - started} ms`);
