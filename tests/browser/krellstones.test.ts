@@ -1,0 +1,258 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KrellstonesState } from '../../src/games/krellstones/engine/index.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+import path from 'node:path';
+import { actAs, contentWidth, launchBrowser, message, openChannel, openPage, PHONE, runBrowserTests, screenshot, SCREENSHOTS, type, warmUp } from './browser.ts';
+import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts';
+
+/**
+ * Issue 12's "Done when", in the playground: three newcomers (Alice and Bob at a desktop, Carol on
+ * a phone-sized tab) claim their free starter kits with the `/` composer; Alice names her Master
+ * and slots one of her kit's faces (the form's autocomplete offers only what fits), hosts a
+ * 2-round FAST game on her mat (mat autocomplete), Bob and Carol join; they choose stones (the
+ * typed select with the alias autocomplete, the Choose stones menu, or nothing) and Ready; then
+ * the game is played to its end through the page: Carol's Pup in the Hangar (a wrong yell and the
+ * right one in the Yell! form), Alice's secret reroll in the Choose rerolls panel, Ready on the
+ * board and in a turn DM. The test moves the emulator clock one FAST gap at a time through the
+ * test API. Every draw comes from one seed (krellstones-script.ts), so the Pup comes when the
+ * script says.
+ */
+const SEED = scriptSeed();
+const expected = simulate(SEED);
+const plan = slotPlan(SEED);
+
+let h: Harness;
+let browser: Browser;
+type Tab = Page & { errors: string[] };
+const tabs = {} as Record<'alice' | 'bob' | 'carol', Tab>;
+type Who = keyof typeof tabs;
+const NAME = { alice: 'Alice', bob: 'Bob', carol: 'Carol' } as const;
+
+beforeAll(async () => {
+  if (!runBrowserTests) return;
+  h = await startHarness({ seeds: () => SEED });
+  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  tabs.alice = await openPage(browser, h.emulator.url);
+  tabs.bob = await openPage(browser, h.emulator.url, { tabOf: tabs.alice });
+  tabs.carol = await openPage(browser, h.emulator.url, { tabOf: tabs.alice });
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+const game = () => h.db.prisma.game.findFirstOrThrow({ where: { kind: 'krellstones' } });
+const state = async () => (await game()).state as unknown as KrellstonesState;
+const who = (id: string) => (Object.keys(NAME) as Who[]).find((w) => h.emulator.users[w] === id)!;
+/** The newest ephemeral reply in a tab that says `text`. */
+const reply = (page: Page, text: string | RegExp): Locator => page.locator('#message-list .msg.msg-ephemeral', { hasText: text }).last();
+
+/** The board message alone (its whole height, even past the window), and the page around it. */
+async function shoot(page: Page, boardMsg: Locator, name: string): Promise<void> {
+  await page.bringToFront();
+  await page.mouse.move(0, 0);
+  await boardMsg.screenshot({ path: path.join(SCREENSHOTS, `${name}-board.png`), animations: 'disabled' });
+  await boardMsg.scrollIntoViewIfNeeded();
+  await screenshot(page, name);
+}
+
+/** Runs a slash command from the composer: picks it in the "/" list, then fills the form. */
+async function slash(page: Page, path: string): Promise<void> {
+  await type(page, `/${path}`);
+  await page.locator('.slash-item').filter({ has: page.locator('.slash-name', { hasText: new RegExp(`^/${path}$`) }) }).click();
+}
+
+/** Chooses the first autocomplete suggestion (containing `text`) for an option of the open form. */
+async function suggest(page: Page, option: string, text: string | RegExp = /./): Promise<string> {
+  const input = page.locator(`input.opt-input[data-opt="${option}"]`);
+  if (!(await input.evaluate((el) => el === el.ownerDocument.activeElement))) await input.click();
+  const item = page.locator('.popup .option-item', { hasText: text }).first();
+  await item.waitFor();
+  const label = await item.innerText();
+  await item.click();
+  return label;
+}
+
+/** Opens a multi-select menu of a message, ticks its first option and closes it (which sends it). */
+async function tickFirst(scope: Locator, placeholder: RegExp): Promise<void> {
+  const face = scope.locator('.select-face', { hasText: placeholder }).first();
+  await face.click();
+  await scope.getByRole('option').first().click();
+  await face.click();
+}
+
+describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers play Krellstones', () => {
+  let boardId = '';
+  const board = (w: Who) => tabs[w].locator(`#msg-${boardId}`);
+
+  it('they claim starter kits; Alice names a stone, slots a face and hosts; Bob and Carol join; all Ready', async () => {
+    for (const w of ['carol', 'bob', 'alice'] as const) {
+      await tabs[w].bringToFront();
+      await actAs(tabs[w], NAME[w]);
+      await openChannel(tabs[w], 'general');
+      // Carol is on a phone (the switcher folds away at that width: she picks who she is first).
+      if (w === 'carol') await tabs.carol.setViewportSize(PHONE);
+      // The claim from the "/" list (a form with no options: Enter sends it).
+      await slash(tabs[w], 'krellstone claim');
+      await tabs[w].keyboard.press('Enter');
+      await reply(tabs[w], 'Your free starter kit').locator('.msg-eph-note').waitFor();
+    }
+    const alice = tabs.alice;
+
+    // Alice names her Master: the stone option suggests her stones by type and values.
+    await slash(alice, 'krellstone alias set');
+    await alice.locator('input.opt-input[data-opt="stone"]').pressSequentially('mast');
+    expect(await suggest(alice, 'stone', /^Master/)).toMatch(/^Master #\d+: /);
+    await alice.locator('input.opt-input[data-opt="alias"]').fill('Boss');
+    await alice.keyboard.press('Enter');
+    await reply(alice, /is now called Boss/).waitFor();
+
+    // The slot form, face first: the stone option then offers only stones that face fits, and the
+    // side option only the sides it may take (never a duplicate value).
+    await slash(alice, 'krellstone slot');
+    const face = await suggest(alice, 'face');
+    expect(face).toMatch(new RegExp(`^#\\d+ ${plan.face.type} face ${plan.face.value}, weight ${plan.face.weight}`, 'i'));
+    await alice.locator('.popup .option-item').first().waitFor();
+    const stones = await alice.locator('.popup .option-item').allInnerTexts();
+    expect(stones.length).toBeGreaterThan(0);
+    for (const s of stones) expect(s.toLowerCase()).toMatch(new RegExp(`^${plan.face.type}`));
+    await suggest(alice, 'stone');
+    expect(await suggest(alice, 'side')).toMatch(new RegExp(`^Side ${plan.side}: shows \\d+ → ${plan.face.value}$`));
+    await alice.keyboard.press('Enter');
+    await reply(alice, `slotted into side ${plan.side}`).waitFor();
+
+    // She hosts on her mat (autocomplete), 2 rounds, then sets the FAST pace with a typed line.
+    await slash(alice, 'krellstones start');
+    await alice.locator('.opt-folded[data-opt="mat"]').click();
+    expect(await suggest(alice, 'mat', 'Modern Krellstones')).toMatch(/^Modern Krellstones mat \(#\d+\)$/);
+    await alice.locator('.opt-folded[data-opt="rounds"]').click();
+    await alice.locator('input.opt-input[data-opt="rounds"]').fill(String(ROUNDS));
+    await alice.keyboard.press('Enter');
+    const table = message(alice, /Krellstones: table #\d+, opened by/);
+    await table.waitFor();
+    boardId = (await table.getAttribute('data-id'))!;
+    await type(alice, '/krellstones rules pace:FAST');
+    await alice.keyboard.press('Enter');
+    await board('alice').getByText(/2 rounds · rerolls on · no sideboard · FAST pace/).waitFor();
+
+    // Bob joins with the table's button, Carol with a typed line (in that order: seats 2 and 3).
+    await tabs.bob.bringToFront();
+    await board('bob').getByRole('button', { name: 'Join' }).click();
+    await board('bob').getByText(/@Bob ⏳ choosing/).waitFor();
+    await tabs.carol.bringToFront();
+    await type(tabs.carol, '/krellstones join host:Alice');
+    await tabs.carol.keyboard.press('Enter');
+    await board('carol').getByText(/@Carol ⏳ choosing/).waitFor();
+
+    // Alice brings her Master by its alias (the select's autocomplete), then Ready on the table.
+    await alice.bringToFront();
+    await slash(alice, 'krellstones select');
+    await alice.locator('input.opt-input[data-opt="stone"]').pressSequentially('bo');
+    await expect.poll(() => alice.locator('.popup .option-item').allInnerTexts()).toEqual([expect.stringMatching(/^Master “Boss” #\d+: /)]);
+    await suggest(alice, 'stone', 'Boss');
+    await alice.keyboard.press('Enter');
+    await reply(alice, /You bring your Master “Boss”/).waitFor();
+    await board('alice').getByRole('button', { name: 'Ready' }).click();
+    await board('alice').getByText(/@Alice ✅ ready/).waitFor();
+    // Bob ticks his first Krell in the Choose stones menu and readies from that panel.
+    await tabs.bob.bringToFront();
+    await board('bob').getByRole('button', { name: 'Choose stones' }).click();
+    const panel = reply(tabs.bob, 'What you bring');
+    await tickFirst(panel, /Krells/);
+    await panel.getByText(/Chosen \(1 of 6\): Krell #\d+/).waitFor();
+    await panel.getByRole('button', { name: 'Ready' }).click();
+    await board('bob').getByText(/@Bob ✅ ready/).waitFor();
+    // Carol chooses nothing: Ready fills her six stones; the last Ready starts the game.
+    await tabs.carol.bringToFront();
+    await board('carol').getByRole('button', { name: 'Ready' }).click();
+    for (const w of ['alice', 'bob', 'carol'] as const) await board(w).getByText(/round 1 of 2 · FAST/).waitFor();
+    expect((await game()).boardMessageId).toBe(boardId);
+  }, 60_000);
+
+  it('they play both rounds in the page: a yell in the Yell! form, a secret reroll, Ready on the board and in a DM', async () => {
+    const pups: Array<{ round: number; player: string }> = [];
+    let shotRerolls = false;
+    for (let step = 0; step < 200; step++) {
+      const s = await state();
+      if (s.outcome) break;
+      if (s.phase === 'rolling') {
+        const open = s.windows.find((p) => !pups.some((x) => x.round === s.round && x.player === p));
+        if (!open) {
+          await h.api.advanceClock(2_000);
+          continue;
+        }
+        const w = who(open);
+        const page = tabs[w];
+        await page.bringToFront();
+        await board(w).getByRole('button', { name: 'Yell!' }).waitFor();
+        await shoot(page, board(w), `krellstones-pup-${w === 'carol' ? 'phone' : 'desktop'}`);
+        // A wrong yell counts for nothing…
+        await board(w).getByRole('button', { name: 'Yell!' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Pup in the Hangar!' });
+        await dialog.getByRole('textbox', { name: /Your yell/ }).fill('krellstones!');
+        await dialog.getByRole('button', { name: 'Submit' }).click();
+        await reply(page, /only the exact yell counts/).waitFor();
+        // …the exact one turns the Master to its highest side.
+        await board(w).getByRole('button', { name: 'Yell!' }).click();
+        await dialog.getByRole('textbox', { name: /Your yell/ }).fill('KRELLSTONES!');
+        await dialog.getByRole('button', { name: 'Submit' }).click();
+        await message(page, /KRELLSTONES!\*?\*? CAPTAIN ON DECK|KRELLSTONES! CAPTAIN ON DECK/).waitFor();
+        await board(w).getByText('CAPTAIN ON DECK').first().waitFor();
+        pups.push({ round: s.round, player: w });
+        continue;
+      }
+      if (s.phase === 'rerolls') {
+        const pending = (['alice', 'bob', 'carol'] as const).find((w) => s.seats[h.emulator.users[w]]!.choice === 'pending');
+        if (!pending) throw new Error('rerolls with nobody to choose');
+        const page = tabs[pending];
+        await page.bringToFront();
+        await board(pending).getByText(/Choosing rerolls/).waitFor();
+        if (!shotRerolls) {
+          shotRerolls = true;
+          await shoot(tabs.alice, board('alice'), 'krellstones-rerolls-desktop');
+          await shoot(tabs.carol, board('carol'), 'krellstones-rerolls-phone');
+        }
+        if (pending === 'alice' && s.round === 1) {
+          // The secret panel: pick the first stone in play, then Ready from the panel.
+          await board('alice').getByRole('button', { name: 'Choose rerolls' }).click();
+          const panel = reply(page, 'Your rerolls');
+          await tickFirst(panel, /Stones to reroll/);
+          await panel.getByText(/Selected to reroll: (?!nothing)/).waitFor();
+          await screenshot(page, 'krellstones-reroll-panel');
+          await panel.getByRole('button', { name: 'Ready: reroll 1' }).click();
+          await reply(page, /You are ready \(1 stone to reroll/).waitFor();
+          // Nobody else sees what she chose.
+          await board('bob').getByText(/@Alice.*✅ ready/).waitFor();
+          await expect(board('bob').innerText()).resolves.not.toMatch(/Selected/);
+        } else if (pending === 'bob' && s.round === 2) {
+          // Bob readies from his turn DM.
+          await openChannel(page, 'Stonehall');
+          const dm = message(page, /choose your rerolls/).last();
+          await dm.getByRole('button', { name: 'Ready' }).click();
+          await message(page, /you reroll nothing/).last().waitFor();
+          await openChannel(page, 'general');
+        } else {
+          await board(pending).getByRole('button', { name: 'Ready' }).click();
+        }
+        await expect.poll(async () => (await state()).seats[h.emulator.users[pending]]!.choice, { timeout: 10_000 }).not.toBe('pending');
+        continue;
+      }
+      throw new Error(`unexpected phase ${s.phase}`);
+    }
+
+    const final = await state();
+    expect(final.outcome?.winners.map(who)).toEqual(expected.outcome!.winners);
+    expect(pups).toEqual(expected.pups);
+    const winner = NAME[expected.outcome!.winners[0] as Who];
+    for (const w of ['alice', 'bob', 'carol'] as const) {
+      await board(w).getByText(new RegExp(`🏆 @${winner} wins, rounds won`)).waitFor();
+      await expect(board(w).getByRole('button').count()).resolves.toBe(0);
+    }
+    await shoot(tabs.carol, board('carol'), 'krellstones-end-phone');
+    await shoot(tabs.alice, board('alice'), 'krellstones-end-desktop');
+    expect(await contentWidth(tabs.carol)).toBeLessThanOrEqual(PHONE.width);
+    for (const w of ['alice', 'bob', 'carol'] as const) expect(tabs[w].errors, w).toEqual([]);
+    expect((await h.api.state()).rejections).toEqual([]);
+  }, 60_000);
+});
