@@ -135,6 +135,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await type(alice, '/krellstones rules pace:FAST');
     await alice.keyboard.press('Enter');
     await board('alice').getByText(/2 rounds · rerolls on · no sideboard · FAST pace/).waitFor();
+    // The kit's mat is named once ("Modern Krellstones mat", not "… mat mat").
+    await expect(board('alice').innerText()).resolves.toMatch(/on the Modern Krellstones mat \(#\d+\)/);
 
     // Bob joins with the table's button, Carol with a typed line (in that order: seats 2 and 3).
     await tabs.bob.bringToFront();
@@ -167,6 +169,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await tabs.carol.bringToFront();
     await board('carol').getByRole('button', { name: 'Ready' }).click();
     for (const w of ['alice', 'bob', 'carol'] as const) await board(w).getByText(/round 1 of 2 · FAST/).waitFor();
+    // Before anyone rolls, each seat says so (no "Pawn · · Dancer ·", no sum of 0).
+    await expect.poll(async () => (await board('carol').innerText()).match(/not rolled yet/g)?.length).toBe(3);
     expect((await game()).boardMessageId).toBe(boardId);
   }, 60_000);
 
@@ -186,6 +190,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         const page = tabs[w];
         await page.bringToFront();
         await board(w).getByRole('button', { name: 'Yell!' }).waitFor();
+        // The window's end reads "until 8:42 PM (in a few seconds)".
+        await expect(board(w).innerText()).resolves.toMatch(/yell KRELLSTONES! now \(the Yell! button or \/krellstones yell\), until \d+:\d\d [AP]M \(in [^)]+\)!/);
         await shoot(page, board(w), `krellstones-pup-${w === 'carol' ? 'phone' : 'desktop'}`);
         // A wrong yell counts for nothing…
         await board(w).getByRole('button', { name: 'Yell!' }).click();
@@ -199,6 +205,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         await dialog.getByRole('button', { name: 'Submit' }).click();
         await message(page, /KRELLSTONES!\*?\*? CAPTAIN ON DECK|KRELLSTONES! CAPTAIN ON DECK/).waitFor();
         await board(w).getByText('CAPTAIN ON DECK').first().waitFor();
+        // Everyone hears who yelled.
+        await message(tabs.alice, `@${NAME[w]} yells KRELLSTONES! CAPTAIN ON DECK`).waitFor();
         pups.push({ round: s.round, player: w });
         continue;
       }
