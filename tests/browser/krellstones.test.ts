@@ -233,6 +233,13 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
           // Nobody else sees what she chose.
           await board('bob').getByText(/@Alice.*✅ ready/).waitFor();
           await expect(board('bob').innerText()).resolves.not.toMatch(/Selected/);
+        } else if (pending === 'bob' && s.round === 1) {
+          // Alice, ready, nudges the two still choosing (the board's Nudge), then Bob readies.
+          await tabs.alice.bringToFront();
+          await board('alice').getByRole('button', { name: 'Nudge' }).click();
+          await reply(tabs.alice, /Nudged @(Bob|Carol), @(Bob|Carol): a DM reminds them/).waitFor();
+          await page.bringToFront();
+          await board('bob').getByRole('button', { name: 'Ready' }).click();
         } else if (pending === 'bob' && s.round === 2) {
           // Bob readies from his turn DM.
           await openChannel(page, 'Stonehall');
