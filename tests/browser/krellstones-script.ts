@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sideValue, starterKit, type Face, type Side } from '../../src/games/krellstones/collection.ts';
+import { newStone, sideValue, starterKit, type Face, type Side } from '../../src/games/krellstones/collection.ts';
 import { krellstones, type BroughtStone, type KrellstonesMove, type KrellstonesState } from '../../src/games/krellstones/engine/index.ts';
 import { rngFromSeed } from '../../src/kernel/rng.ts';
 import { SYSTEM } from '../../src/kernel/types.ts';
@@ -11,10 +11,12 @@ import { SYSTEM } from '../../src/kernel/types.ts';
  * `seeds`): the three free starter kits are the same kit, and the game's dice are the seed's.
  *
  * The script: Alice, Bob and Carol each claim the kit; Alice slots the kit's first face into the
- * first stone of its type, on the first side the slot autocomplete offers; she hosts 2 rounds at
- * FAST pace, Bob then Carol join, everyone readies with the whole kit. Every Pup's owner yells at
- * once. Round 1's rerolls: Alice rerolls the first of her stones in play (the panel's first
- * option), Bob and Carol reroll nothing; round 2: nobody rerolls.
+ * first stone of its type, on the first side the slot autocomplete offers; a moderator grants her a
+ * Krell (made from the same seed), which she puts on her sideboard; she hosts 2 rounds at FAST
+ * pace with a sideboard of 1, Bob then Carol join, everyone readies with the whole kit. Every
+ * Pup's owner yells at once. Round 1's rerolls: Alice rerolls the first of her stones in play (the
+ * panel's first option), Bob and Carol reroll nothing; between the rounds Alice swaps the granted
+ * Krell in for her first Krell; round 2: nobody rerolls.
  */
 
 export const ROUNDS = 2;
@@ -39,14 +41,20 @@ function brought(seed: string, who: string): BroughtStone[] {
   });
 }
 
+/** The Krell a moderator grants (one stone, from the seed). */
+export function grantedKrell(seed: string): BroughtStone {
+  const [st] = newStone('krell', rngFromSeed(seed));
+  return { id: 'alice-granted', type: st.type, sides: st.sides };
+}
+
 export interface ScriptEvents {
   pups: Array<{ round: number; player: string }>;
   outcome: KrellstonesState['outcome'];
 }
 
 export function simulate(seed: string): ScriptEvents {
-  const playerData = Object.fromEntries(PLAYERS.map((p) => [p, { stones: brought(seed, p), sideboard: [] }]));
-  let s = krellstones.setup({ players: [...PLAYERS], seed, options: { rounds: ROUNDS, rerolls: true, sideboard: 'off', pace: 'FAST', host: 'alice' }, playerData });
+  const playerData = Object.fromEntries(PLAYERS.map((p) => [p, { stones: brought(seed, p), sideboard: p === 'alice' ? [grantedKrell(seed)] : [] }]));
+  let s = krellstones.setup({ players: [...PLAYERS], seed, options: { rounds: ROUNDS, rerolls: true, sideboard: 1, pace: 'FAST', host: 'alice' }, playerData });
   const apply = (actor: string, move: KrellstonesMove) => (s = krellstones.apply(s, actor, move));
   const pups: ScriptEvents['pups'] = [];
   for (let guard = 0; s.outcome === null && guard < 500; guard++) {
@@ -67,6 +75,12 @@ export function simulate(seed: string): ScriptEvents {
         apply(pending, { type: 'select', stones: first ? [first.id] : [] });
       }
       apply(pending, { type: 'ready' });
+      continue;
+    }
+    if (s.phase === 'swaps' && pending === 'alice') {
+      const seat = s.seats.alice!;
+      if (seat.sideboard.length) apply('alice', { type: 'swap', in: seat.sideboard[0]!.id, out: seat.active.find((x) => x.type === 'krell')!.id });
+      apply('alice', { type: 'ready' });
       continue;
     }
     throw new Error(`script stuck in ${s.phase}`);

@@ -8,15 +8,16 @@ import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts'
 
 /**
  * Issue 12's "Done when", in the playground: three newcomers (Alice and Bob at a desktop, Carol on
- * a phone-sized tab) claim their free starter kits with the `/` composer; Alice names her Master
- * and slots one of her kit's faces (the form's autocomplete offers only what fits), hosts a
- * 2-round FAST game on her mat (mat autocomplete), Bob and Carol join; they choose stones (the
- * typed select with the alias autocomplete, the Choose stones menu, or nothing) and Ready; then
- * the game is played to its end through the page: Carol's Pup in the Hangar (a wrong yell and the
- * right one in the Yell! form), Alice's secret reroll in the Choose rerolls panel, Ready on the
- * board and in a turn DM. The test moves the emulator clock one FAST gap at a time through the
- * test API. Every draw comes from one seed (krellstones-script.ts), so the Pup comes when the
- * script says.
+ * a phone-sized tab) claim their free starter kits with the `/` composer (Bob then trashes a face:
+ * the confirmation's button); Alice names her Master and slots one of her kit's faces (the form's
+ * autocomplete offers only what fits), a moderator grants her a Krell, and she hosts a 2-round FAST
+ * game with a sideboard of 1 on her mat (mat autocomplete); Bob and Carol join; they choose stones
+ * (the typed select with the alias autocomplete, the Choose stones menus, or nothing) and Ready.
+ * Then the game is played to its end through the page: Carol's Pup in the Hangar (a wrong yell and
+ * the right one in the Yell! form), Alice's secret reroll in the Choose rerolls panel, her Nudge of
+ * the other two, her sideboard swap between the rounds, Ready on the board and in a turn DM. The
+ * test moves the emulator clock one FAST gap at a time through the test API. Every draw comes from
+ * one seed (krellstones-script.ts), so the Pup comes when the script says.
  */
 const SEED = scriptSeed();
 const expected = simulate(SEED);
@@ -52,7 +53,15 @@ const reply = (page: Page, text: string | RegExp): Locator => page.locator('#mes
 async function shoot(page: Page, boardMsg: Locator, name: string): Promise<void> {
   await page.bringToFront();
   await page.mouse.move(0, 0);
-  await boardMsg.screenshot({ path: path.join(SCREENSHOTS, `${name}-board.png`), animations: 'disabled' });
+  // An edit replaces the message's element: try again on the new one.
+  for (let k = 0; ; k++) {
+    try {
+      await boardMsg.screenshot({ path: path.join(SCREENSHOTS, `${name}-board.png`), animations: 'disabled' });
+      break;
+    } catch (err) {
+      if (k === 3 || !/not attached/.test(String(err))) throw err;
+    }
+  }
   await boardMsg.scrollIntoViewIfNeeded();
   await screenshot(page, name);
 }
@@ -98,6 +107,19 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
       await tabs[w].keyboard.press('Enter');
       await reply(tabs[w], 'Your free starter kit').locator('.msg-eph-note').waitFor();
     }
+    // Bob trashes one of his faces: the command asks first, with buttons.
+    await tabs.bob.bringToFront();
+    await slash(tabs.bob, 'krellstone trash');
+    const trashed = (await suggest(tabs.bob, 'face')).match(/^#(\d+)/)![1]!;
+    await tabs.bob.keyboard.press('Enter');
+    const asked = reply(tabs.bob, `Trash face #${trashed}`);
+    await asked.waitFor();
+    // The answer edits the question: follow it by its id.
+    const ask = tabs.bob.locator(`#msg-${await asked.getAttribute('data-id')}`);
+    await ask.getByRole('button', { name: `Trash face #${trashed}` }).click();
+    await ask.getByText(new RegExp(`Face #${trashed} \\(.*\\) is gone for good\\.`)).waitFor();
+    await expect(ask.getByRole('button', { name: /Trash face|Keep it/ }).count()).resolves.toBe(0);
+    await tabs.alice.bringToFront();
     const alice = tabs.alice;
 
     // Alice names her Master: the stone option suggests her stones by type and values.
@@ -122,6 +144,14 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await alice.keyboard.press('Enter');
     await reply(alice, `slotted into side ${plan.side}`).waitFor();
 
+    // A moderator (Alice's tab acting as Mod for a moment) grants her a Krell for her sideboard.
+    await actAs(alice, 'Mod');
+    await type(alice, '/krellstone-grant stones player:Alice type:Krell');
+    await alice.keyboard.press('Enter');
+    await reply(alice, /Granted @Alice 1 new Krell \(#\d+\)/).waitFor();
+    await actAs(alice, 'Alice');
+    const granted = await h.db.prisma.asset.findFirstOrThrow({ where: { playerId: h.emulator.users.alice, type: 'stone' }, orderBy: { id: 'desc' } });
+
     // She hosts on her mat (autocomplete), 2 rounds, then sets the FAST pace with a typed line.
     await slash(alice, 'krellstones start');
     await alice.locator('.opt-folded[data-opt="mat"]').click();
@@ -132,9 +162,9 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     const table = message(alice, /Krellstones: table #\d+, opened by/);
     await table.waitFor();
     boardId = (await table.getAttribute('data-id'))!;
-    await type(alice, '/krellstones rules pace:FAST');
+    await type(alice, '/krellstones rules pace:FAST sideboard:1');
     await alice.keyboard.press('Enter');
-    await board('alice').getByText(/2 rounds · rerolls on · no sideboard · FAST pace/).waitFor();
+    await board('alice').getByText(/2 rounds · rerolls on · sideboard 1 · FAST pace/).waitFor();
     // The kit's mat is named once ("Modern Krellstones mat", not "… mat mat").
     await expect(board('alice').innerText()).resolves.toMatch(/on the Modern Krellstones mat \(#\d+\)/);
 
@@ -155,15 +185,23 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await suggest(alice, 'stone', 'Boss');
     await alice.keyboard.press('Enter');
     await reply(alice, /You bring your Master “Boss”/).waitFor();
+    // …puts the granted Krell on her sideboard in the Choose stones panel, and readies on the table.
+    await board('alice').getByRole('button', { name: 'Choose stones' }).click();
+    const mine = reply(alice, 'What you bring');
+    await mine.locator('.select-face', { hasText: /Sideboard/ }).click();
+    await mine.getByRole('option', { name: new RegExp(`Krell #${granted.id}\\b`) }).click();
+    await mine.getByText(`Sideboard (1 of 1): Krell #${granted.id}.`).waitFor();
+    // Five menus fill the panel's five rows: it says where Ready is instead of showing none.
+    await mine.getByText(/When you are done, Ready on the table message/).waitFor();
     await board('alice').getByRole('button', { name: 'Ready' }).click();
     await board('alice').getByText(/@Alice ✅ ready/).waitFor();
-    // Bob ticks his first Krell in the Choose stones menu and readies from that panel.
+    // Bob ticks his first Krell in the Choose stones menu and readies on the table.
     await tabs.bob.bringToFront();
     await board('bob').getByRole('button', { name: 'Choose stones' }).click();
     const panel = reply(tabs.bob, 'What you bring');
     await tickFirst(panel, /Krells/);
     await panel.getByText(/Chosen \(1 of 6\): Krell #\d+/).waitFor();
-    await panel.getByRole('button', { name: 'Ready' }).click();
+    await board('bob').getByRole('button', { name: 'Ready' }).click();
     await board('bob').getByText(/@Bob ✅ ready/).waitFor();
     // Carol chooses nothing: Ready fills her six stones; the last Ready starts the game.
     await tabs.carol.bringToFront();
@@ -177,6 +215,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
   it('they play both rounds in the page: a yell in the Yell! form, a secret reroll, Ready on the board and in a DM', async () => {
     const pups: Array<{ round: number; player: string }> = [];
     let shotRerolls = false;
+    let swapped = false;
+    const granted = String((await h.db.prisma.asset.findFirstOrThrow({ where: { playerId: h.emulator.users.alice, type: 'stone' }, orderBy: { id: 'desc' } })).id);
     for (let step = 0; step < 200; step++) {
       const s = await state();
       if (s.outcome) break;
@@ -253,12 +293,32 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         await expect.poll(async () => (await state()).seats[h.emulator.users[pending]]!.choice, { timeout: 10_000 }).not.toBe('pending');
         continue;
       }
+      if (s.phase === 'swaps' && s.seats[h.emulator.users.alice]!.choice === 'pending') {
+        // Between the rounds: Alice swaps the granted Krell in for her first Krell, from the board's panel.
+        await tabs.alice.bringToFront();
+        await board('alice').getByRole('button', { name: 'Sideboard swap' }).click();
+        const panel = reply(tabs.alice, 'Sideboard swaps');
+        await panel.locator('.select-face', { hasText: 'A sideboard stone to bring in' }).click();
+        await panel.getByRole('option', { name: new RegExp(`Krell #${granted}\\b`) }).click();
+        await panel.getByText('which Krell goes to the sideboard?').waitFor();
+        await panel.locator('.select-face', { hasText: 'The Krell to take out' }).click();
+        await panel.getByRole('option').first().click();
+        await panel.getByText(new RegExp(`Swapped #${granted} in for #\\d+`)).waitFor();
+        await shoot(tabs.alice, board('alice'), 'krellstones-swaps-desktop');
+        await panel.getByRole('button', { name: 'Ready: no more swaps' }).click();
+        await reply(tabs.alice, 'no more swaps this time').waitFor();
+        swapped = true;
+        await expect.poll(async () => (await state()).phase, { timeout: 10_000 }).not.toBe('swaps');
+        continue;
+      }
       throw new Error(`unexpected phase ${s.phase}`);
     }
 
     const final = await state();
     expect(final.outcome?.winners.map(who)).toEqual(expected.outcome!.winners);
     expect(pups).toEqual(expected.pups);
+    expect(swapped).toBe(true);
+    expect(final.seats[h.emulator.users.alice]!.active.map((x) => x.id)).toContain(granted);
     const winner = NAME[expected.outcome!.winners[0] as Who];
     for (const w of ['alice', 'bob', 'carol'] as const) {
       await board(w).getByText(new RegExp(`🏆 @${winner} wins, rounds won`)).waitFor();
