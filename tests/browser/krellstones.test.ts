@@ -122,10 +122,15 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await tabs.alice.bringToFront();
     const alice = tabs.alice;
 
-    // Alice names her Master: the stone option suggests her stones by type and values.
+    // Alice names her Master: the stone option suggests her stones by type, or by number.
+    const master = (await h.db.prisma.asset.findMany({ where: { playerId: h.emulator.users.alice, type: 'stone' }, orderBy: { id: 'asc' } })).at(-1)!;
     await slash(alice, 'krellstone alias set');
-    await alice.locator('input.opt-input[data-opt="stone"]').pressSequentially('mast');
-    expect(await suggest(alice, 'stone', /^Master/)).toMatch(/^Master #\d+: /);
+    const stone = alice.locator('input.opt-input[data-opt="stone"]');
+    await stone.pressSequentially('mast');
+    await expect.poll(() => alice.locator('.popup .option-item').allInnerTexts()).toEqual([expect.stringMatching(new RegExp(`^Master #${master.id}: `))]);
+    await stone.fill('');
+    await stone.pressSequentially(`#${master.id}`);
+    expect(await suggest(alice, 'stone', new RegExp(`^Master #${master.id}: `))).toMatch(/^Master #\d+: (\d+ ){19}\d+$/);
     await alice.locator('input.opt-input[data-opt="alias"]').fill('Boss');
     await alice.keyboard.press('Enter');
     await reply(alice, /is now called Boss/).waitFor();
