@@ -11,10 +11,11 @@ import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts'
  * a phone-sized tab) claim their free starter kits with the `/` composer (Bob then trashes a face:
  * the confirmation's button); Alice names her Master and slots one of her kit's faces (the form's
  * autocomplete offers only what fits), a moderator grants her a Krell, and she hosts a 2-round FAST
- * game with a sideboard of 1 on her mat (mat autocomplete); Bob and Carol join; they choose stones
+ * game with a sideboard of 1 on her mat (mat autocomplete); Dave sits down and leaves (Join, Leave);
+ * Bob and Carol join; they choose stones
  * (the typed select with the alias autocomplete, the Choose stones menus, or nothing) and Ready.
- * Then the game is played to its end through the page: Carol's Pup in the Hangar (a wrong yell and
- * the right one in the Yell! form), Alice's secret reroll in the Choose rerolls panel, her Nudge of
+ * Then the game is played to its end through the page: Carol's Pup in the Hangar (on her phone, a
+ * wrong yell in the Yell! form of the DM that pinged her, the right one from the board's Yell!), Alice's secret reroll in the Choose rerolls panel, her Nudge of
  * the other two, her sideboard swap between the rounds, Ready on the board and in a turn DM. The
  * test moves the emulator clock one FAST gap at a time through the test API. Every draw comes from
  * one seed (krellstones-script.ts), so the Pup comes when the script says.
@@ -173,6 +174,14 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     // The kit's mat is named once ("Modern Krellstones mat", not "… mat mat").
     await expect(board('alice').innerText()).resolves.toMatch(/on the Modern Krellstones mat \(#\d+\)/);
 
+    // Dave (Alice's tab for a moment) sits down with Join and gets up with Leave.
+    await actAs(alice, 'Dave');
+    await board('alice').getByRole('button', { name: 'Join' }).click();
+    await board('alice').getByText(/@Dave ⏳ choosing/).waitFor();
+    await board('alice').getByRole('button', { name: 'Leave' }).click();
+    await expect.poll(() => board('alice').innerText()).not.toContain('@Dave');
+    await actAs(alice, 'Alice');
+
     // Bob joins with the table's button, Carol with a typed line (in that order: seats 2 and 3).
     await tabs.bob.bringToFront();
     await board('bob').getByRole('button', { name: 'Join' }).click();
@@ -238,12 +247,19 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         // The window's end reads "until 8:42 PM (in a few seconds)".
         await expect(board(w).innerText()).resolves.toMatch(/yell KRELLSTONES! now \(the Yell! button or \/krellstones yell\), until \d+:\d\d [AP]M \(in [^)]+\)!/);
         await shoot(page, board(w), `krellstones-pup-${w === 'carol' ? 'phone' : 'desktop'}`);
-        // A wrong yell counts for nothing…
-        await board(w).getByRole('button', { name: 'Yell!' }).click();
+        // A wrong yell, from the Yell! of the DM that pinged the owner, counts for nothing…
+        const phone = page.viewportSize()!.width < 700;
+        if (phone) await page.getByRole('button', { name: 'Channels' }).click();
+        await openChannel(page, 'Stonehall');
+        const ping = message(page, /PUP IN THE HANGAR in Krellstones #\d+!/).last();
+        await expect(ping.innerText()).resolves.toMatch(/exactly, until \d+:\d\d [AP]M \(in [^)]+\)/);
+        await ping.getByRole('button', { name: 'Yell!' }).click();
         const dialog = page.getByRole('dialog', { name: 'Pup in the Hangar!' });
         await dialog.getByRole('textbox', { name: /Your yell/ }).fill('krellstones!');
         await dialog.getByRole('button', { name: 'Submit' }).click();
-        await reply(page, /only the exact yell counts/).waitFor();
+        await message(page, /only the exact yell counts/).last().waitFor();
+        if (phone) await page.getByRole('button', { name: 'Channels' }).click();
+        await openChannel(page, 'general');
         // …the exact one turns the Master to its highest side.
         await board(w).getByRole('button', { name: 'Yell!' }).click();
         await dialog.getByRole('textbox', { name: /Your yell/ }).fill('KRELLSTONES!');
