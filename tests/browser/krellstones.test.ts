@@ -11,14 +11,14 @@ import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts'
  * a phone-sized tab) claim their free starter kits with the `/` composer (Bob then trashes a face:
  * the confirmation's button); Alice names her Master and slots one of her kit's faces (the form's
  * autocomplete offers only what fits), a moderator grants her a Krell, and she hosts a 2-round FAST
- * game with a sideboard of 1 on her mat (mat autocomplete); Dave sits down and leaves (Join, Leave);
- * Bob and Carol join; they choose stones
- * (the typed select with the alias autocomplete, the Choose stones menus, or nothing) and Ready.
- * Then the game is played to its end through the page: Carol's Pup in the Hangar (on her phone, a
- * wrong yell in the Yell! form of the DM that pinged her, the right one from the board's Yell!), Alice's secret reroll in the Choose rerolls panel, her Nudge of
- * the other two, her sideboard swap between the rounds, Ready on the board and in a turn DM. The
- * test moves the emulator clock one FAST gap at a time through the test API. Every draw comes from
- * one seed (krellstones-script.ts), so the Pup comes when the script says.
+ * game with a sideboard of 1 on her mat (mat autocomplete); Dave sits down and leaves (Join,
+ * Leave); Bob and Carol join; they choose stones (the typed select with the alias autocomplete,
+ * the Choose stones menus, or nothing) and Ready. Then the game is played to its end through the
+ * page: Carol's Pup in the Hangar (on her phone: a wrong yell in the Yell! form of the DM that
+ * pinged her, the right one from the board's Yell!), Alice's secret reroll in the Choose rerolls
+ * panel, her Nudge of the other two, her sideboard swap between the rounds, Ready on the board and
+ * in a turn DM. The test moves the emulator clock one FAST gap at a time through the test API.
+ * Every draw comes from one seed (krellstones-script.ts), so the Pup comes when the script says.
  */
 const SEED = scriptSeed();
 const expected = simulate(SEED);
