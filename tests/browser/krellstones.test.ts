@@ -190,6 +190,7 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await type(tabs.carol, '/krellstones join host:Alice');
     await tabs.carol.keyboard.press('Enter');
     await board('carol').getByText(/@Carol ⏳ choosing/).waitFor();
+    await shoot(tabs.carol, board('carol'), 'krellstones-table-phone');
 
     // Alice brings her Master by its alias (the select's autocomplete), then Ready on the table.
     await alice.bringToFront();
