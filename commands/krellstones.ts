@@ -19,7 +19,7 @@ import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
 import { openTableCommand, tableMessage } from '../src/bot/tables.ts';
-import { LIMITS, PACES, STONE_KINDS, YELL } from '../src/games/krellstones/data.ts';
+import { LIMITS, PACES, STONE_KINDS } from '../src/games/krellstones/data.ts';
 import type { KrellstonesView } from '../src/games/krellstones/engine/index.ts';
 import { krellstones } from '../src/games/krellstones/index.ts';
 import { checkHost, checkJoin, matsOf, ownTable, ownedStoneName, seatData, selectStone, setRules, sideboardAdd, stonesOf, unselectStone } from '../src/games/krellstones/lobby.ts';
