@@ -19,11 +19,11 @@ import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
 import { openTableCommand, tableMessage } from '../src/bot/tables.ts';
-import { LIMITS, PACES, STONE_KINDS, YELL } from '../src/games/krellstones/data.ts';
+import { LIMITS, PACES, STONE_KINDS } from '../src/games/krellstones/data.ts';
 import type { KrellstonesView } from '../src/games/krellstones/engine/index.ts';
 import { krellstones } from '../src/games/krellstones/index.ts';
 import { checkHost, checkJoin, matsOf, ownTable, ownedStoneName, seatData, selectStone, setRules, sideboardAdd, stonesOf, unselectStone } from '../src/games/krellstones/lobby.ts';
-import { stoneName } from '../src/games/krellstones/present.ts';
+import { stoneName, yellHeard } from '../src/games/krellstones/present.ts';
 import { swapPanel } from '../src/games/krellstones/routes.ts';
 import { runsCycles } from '../src/services/cycles.ts';
 import { UserError } from '../src/services/errors.ts';
@@ -397,7 +397,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     case 'yell': {
       const { guildId, gameId, snap } = await ownGame(interaction, deps, input.game);
       await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } });
-      await interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${gameId}).`, allowedMentions: { parse: [] } });
+      await interaction.reply({ content: yellHeard(interaction.user.id, gameId), allowedMentions: { parse: [] } });
       return;
     }
     case 'pace': {

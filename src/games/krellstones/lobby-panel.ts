@@ -86,6 +86,9 @@ async function panel(deps: BotDeps, table: TableWithSeats, userId: string, note 
   }
   if (rows.length < 5) {
     rows.push({ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:ready', table.id), label: 'Ready', emoji: { name: '✅' } }] } as Row);
+  } else if (!seat.ready) {
+    // Five menus (four types and the sideboard) fill Discord's five rows: no room for Ready here.
+    lines.push('When you are done, **Ready** on the table message (or `/krellstones ready`).');
   }
   return { content: lines.join('\n').slice(0, 2000), components: rows.slice(0, 5), allowed_mentions: { parse: [] } };
 }

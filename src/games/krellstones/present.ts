@@ -26,6 +26,9 @@ const button = (custom_id: string, label: string, style: ButtonStyle, extra: Par
   ({ type: ComponentType.Button, style, custom_id, label, ...extra }) as APIButtonComponent;
 const linkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Board' });
 
+/** A deadline as every reader sees it: "until 8:42 PM (in 8 seconds)" (a relative time after "before" reads "before in 8 seconds"). */
+export const until = (d: Date | string) => `until ${ts(d, 't')} (${ts(d, 'R')})`;
+
 export const nameOf = (names: Names, id: string) => plain(names[id] ?? (id.startsWith('autopilot') ? 'Autopilot' : 'player'));
 
 /** "Krell" or "Krell “Lucky”". */
@@ -40,7 +43,7 @@ export function stoneText(st: ViewStone): string {
   const alias = st.alias ? ` “${plain(st.alias)}”` : '';
   switch (st.status) {
     case 'unrolled':
-      return `${kind}${alias} ${st.ghost ? '👻' : '·'}`;
+      return `${kind}${alias} ${st.ghost ? '👻' : '?'}`;
     case 'in':
       return `${kind}${alias} **${v}**${st.ghost ? ' 👻' : ''}${st.rerolled ? ' 🔁' : ''}`;
     case 'discarded':
@@ -73,8 +76,10 @@ function seatBlock(view: KrellstonesView, seat: ViewSeat, names: Names, meta: { 
   const bot = seat.out ? ' 🤖 (forfeited: the autopilot plays)' : meta.autopilot.includes(seat.player) && !seat.player.startsWith('autopilot') ? ' 🤖' : '';
   const bust = seat.wouldBust && seat.stones.some((s) => s.status !== 'unrolled' && s.status !== 'benched') ? ' 💥' : '';
   const host = view.host === seat.player ? ' 🎩' : '';
-  const head = `**${seat.position + 1}.** ${who}${host}${bot} · sum **${seat.sum}**${bust} · 🏆 ${seat.roundsWon}${choiceMark(seat)}`;
-  const stones = seat.stones.map(stoneText).join(' · ');
+  // Before its roll a seat has no sum to speak of: "not rolled yet" and its stones' names.
+  const rolled = seat.stones.some((s) => s.status !== 'unrolled' && s.status !== 'benched');
+  const head = `**${seat.position + 1}.** ${who}${host}${bot} · ${rolled ? `sum **${seat.sum}**${bust}` : 'not rolled yet'} · 🏆 ${seat.roundsWon}${choiceMark(seat)}`;
+  const stones = rolled ? seat.stones.map(stoneText).join(' · ') : `🎲 ${seat.stones.map((s) => (s.status === 'unrolled' ? `${stoneName(s)}${s.ghost ? ' 👻' : ''}` : stoneText(s))).join(' · ')}`;
   const out = [...new Set(seat.stones.filter((s) => s.why).map((s) => `${STONE_KINDS[s.type].name} ${s.value}: ${s.why}`))];
   const lines = [head, `> ${stones}`];
   if (out.length) lines.push(`> ✖ ${out.join(' · ')}`);
@@ -89,7 +94,7 @@ function phaseLine(view: KrellstonesView, meta: Pick<BoardMeta, 'deadlines'> & {
   if (view.outcome) return '🏁 **Game over**';
   const due = (p: string) => meta.deadlines[p] ?? null;
   const firstDeadline = view.awaiting.map(due).find((d): d is Date => d instanceof Date) ?? meta.dueAt ?? null;
-  const until = firstDeadline ? ` until ${ts(firstDeadline, 't')} (${ts(firstDeadline, 'R')})` : '';
+  const untilText = firstDeadline ? ` ${until(firstDeadline)}` : '';
   if (view.phase === 'rolling') {
     const next = view.nextRoller ? `${mention(view.nextRoller)} rolls next` : 'everyone has rolled; effects resolve next';
     const at = meta.dueAt ? ` ${ts(meta.dueAt, 'R')}` : '';
@@ -98,9 +103,9 @@ function phaseLine(view: KrellstonesView, meta: Pick<BoardMeta, 'deadlines'> & {
   if (view.phase === 'rerolls') {
     const ready = view.order.filter((p) => view.seats[p]!.choice === 'ready').length;
     const asked = view.order.filter((p) => view.seats[p]!.choice === 'pending' || view.seats[p]!.choice === 'ready').length;
-    return `🔁 **Choosing rerolls** (secret; ${ready} of ${asked} ready)${until}`;
+    return `🔁 **Choosing rerolls** (secret; ${ready} of ${asked} ready)${untilText}`;
   }
-  if (view.phase === 'swaps') return `🔄 **Sideboard swaps** before round ${view.round + 1}${until}`;
+  if (view.phase === 'swaps') return `🔄 **Sideboard swaps** before round ${view.round + 1}${untilText}`;
   return `Phase: ${PHASE_TEXT[view.phase]}`;
 }
 
@@ -149,7 +154,7 @@ function board(view: KrellstonesView, boardMeta: BoardMeta): MessagePayload {
     lines.push(phaseLine(view, meta));
     if (view.reversed) lines.push('👑 **Pawn is Queen**: the lowest sum wins this round.');
     if (view.pawnsOut) lines.push('🪑 Every Pawn is benched this round (Pawn is Queen last round).');
-    for (const p of view.windows) lines.push(`🐶 **PUP IN THE HANGAR**: ${mention(p)}, yell \`${YELL}\` now (the Yell! button or \`/krellstones yell\`)${meta.deadlines[p] ? ` before ${ts(meta.deadlines[p]!, 'R')}` : ''}!`);
+    for (const p of view.windows) lines.push(`🐶 **PUP IN THE HANGAR**: ${mention(p)}, yell \`${YELL}\` now (the Yell! button or \`/krellstones yell\`)${meta.deadlines[p] ? `, ${until(meta.deadlines[p]!)}` : ''}!`);
   }
   lines.push('');
   for (const p of view.order) lines.push(...seatBlock(view, view.seats[p]!, names, { autopilot: meta.autopilot ?? [] }));
@@ -188,15 +193,15 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   if (n.type === 'turn' || n.type === 'reminder') {
     const view = n.view as KrellstonesView;
     const me = Object.values(view.seats).find((s) => s.selection !== null || view.awaiting.includes(s.player))?.player ?? null;
-    const head = n.type === 'reminder' ? `⏰ Reminder: ${title} waits for you until ${ts(n.deadlineAt, 'R')}.` : null;
+    const head = n.type === 'reminder' ? `⏰ Reminder: ${title} waits for you ${until(n.deadlineAt)}.` : null;
     const gameMeta = { gameId: n.gameId, version: meta.version, names: meta.names, deadlines: {}, seedCommitment: '', seed: null } as BoardMeta;
     if (me && view.windows.includes(me)) {
-      const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly before ${ts(n.deadlineAt, 'R')} (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
+      const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly, ${until(n.deadlineAt)} (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
       const b = meta.active && !meta.public ? [row([button(ids.make('yell', n.gameId, meta.version), 'Yell!', ButtonStyle.Danger, { emoji: { name: '📢' } })])] : [];
       return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
     }
     if (view.phase === 'rerolls') {
-      const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret) before ${ts(n.deadlineAt, 'R')}; if time runs out you reroll nothing.`];
+      const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret) ${until(n.deadlineAt)}; if time runs out you reroll nothing.`];
       const mine = me ? view.seats[me] : null;
       if (mine) text.push(`Your stones: ${mine.stones.map(stoneText).join(' · ')} (sum ${mine.sum})`);
       const b =
@@ -207,7 +212,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
       return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
     }
     if (view.phase === 'swaps') {
-      const text = [head ?? `🔄 Round ${view.round} of ${title} is over: swap stones from your sideboard before ${ts(n.deadlineAt, 'R')}, then Ready.`];
+      const text = [head ?? `🔄 Round ${view.round} of ${title} is over: swap stones from your sideboard ${until(n.deadlineAt)}, then Ready.`];
       const b =
         meta.active && !meta.public
           ? [row([button(ids.make('sw', n.gameId, meta.version), 'Sideboard swap', ButtonStyle.Primary, { emoji: { name: '🔄' } }), button(ids.make('ready', n.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } })])]
@@ -234,6 +239,12 @@ function summary(view: KrellstonesView, viewer: string, meta: { gameId: number; 
   return `#${meta.gameId} with ${others.join(', ')}: round ${view.round} of ${view.rounds}, ${state}${won !== undefined ? `, you won ${won}` : ''}`;
 }
 
+/** The public answer to a counted yell: everyone hears it, so it names who yelled (a modal's answer shows no "X used"). */
+export const yellHeard = (player: string, gameId: number) => `📢 ${mention(player)} yells **${YELL}** CAPTAIN ON DECK: their Master turns to its highest side (game #${gameId}).`;
+
+/** A mat's name as a noun: "Modern Krellstones mat" as it is, "Velvet" as "Velvet mat". */
+export const matLabel = (name: string) => (/\bmat$/i.test(name.trim()) ? name.trim() : `${name.trim()} mat`);
+
 /** The host's rules in one line: "5 rounds · rerolls on · sideboard 2 · SLOW". */
 export function rulesText(options: unknown): string {
   const o = optionsSchema.parse(options ?? {});
@@ -251,7 +262,7 @@ export const present: GamePresenter<KrellstonesView> = {
     // Public: how many stones are chosen, never which, and nothing of the sideboard (opponents see it only after the start).
     seatNote: (seat) => {
       const d = seatData(seat.data);
-      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${plain(d.matName)} mat` : 'a mat'} (#${d.mat})` : ''}`;
+      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${plain(matLabel(d.matName))}` : 'a mat'} (#${d.mat})` : ''}`;
     },
   },
 };

@@ -6,7 +6,7 @@ import { UserError } from '../../services/errors.ts';
 import { STONE_KINDS, YELL } from './data.ts';
 import type { KrellstonesMove, KrellstonesView, ViewStone } from './engine/index.ts';
 import { ids } from './ids.ts';
-import { stoneName, stoneText } from './present.ts';
+import { stoneName, stoneText, yellHeard } from './present.ts';
 
 /**
  * Krellstones' buttons and menus. Every id is unversioned (the board is edited by every roll, so a
@@ -173,7 +173,7 @@ const yell: Route = {
   async submit(ctx) {
     const text = ctx.fields.text ?? '';
     await ctx.play({ type: 'yell', text });
-    await ctx.interaction.reply({ content: `📢 **${YELL}** CAPTAIN ON DECK: your Master turns to its highest side (game #${ctx.game.id}).`, allowedMentions: { parse: [] } });
+    await ctx.interaction.reply({ content: yellHeard(ctx.userId, ctx.game.id), allowedMentions: { parse: [] } });
   },
 };
 

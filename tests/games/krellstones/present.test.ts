@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardMeta } from '../../../src/bot/game-module.ts';
 import { krellstones, type KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
-import { present } from '../../../src/games/krellstones/present.ts';
+import { present, yellHeard } from '../../../src/games/krellstones/present.ts';
 import { rerollPanel, swapPanel } from '../../../src/games/krellstones/routes.ts';
 import { board as atBoard, newGame, PLAYERS, step } from './helpers.ts';
 
@@ -68,6 +68,35 @@ describe('the Krellstones board', () => {
     const dm = present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(u, owner), deadlineAt: '2026-11-23T12:00:08Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true });
     expect(dm.content).toMatch(/PUP IN THE HANGAR\*\* in \*\*Krellstones #7\*\*/);
     expect(dm.components![0]!.components.map((c) => (c as { label?: string }).label)).toEqual(['Yell!']);
+    // Deadlines read "until 12:00 (in 8 seconds)": a relative time after "before" read "before in 8 seconds".
+    const due = new Date('2026-11-23T12:00:08Z');
+    const withDeadline = present.board(krellstones.view(u, null), meta({ deadlines: { [owner]: due } })).content!;
+    expect(withDeadline).toContain(`yell \`KRELLSTONES!\` now (the Yell! button or \`/krellstones yell\`), until <t:1795435208:t> (<t:1795435208:R>)!`);
+    expect(dm.content).toContain('exactly, until <t:1795435208:t> (<t:1795435208:R>)');
+    const rerollDm = present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(s, 'bob'), deadlineAt: '2026-11-23T12:00:08Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true });
+    expect(rerollDm.content).toContain('choose your rerolls (secret) until <t:1795435208:t> (<t:1795435208:R>)');
+    const reminder = present.notification({ type: 'reminder', gameId: 7, kind: 'krellstones', view: krellstones.view(s, 'bob'), deadlineAt: '2026-11-23T12:00:08Z' }, { names: {}, boardUrl: null, version: 3, active: true });
+    expect(reminder.content).toContain('waits for you until <t:1795435208:t> (<t:1795435208:R>)');
+    for (const text of [withDeadline, dm.content, rerollDm.content, reminder.content]) expect(text).not.toMatch(/(before|until) <t:\d+:R>/);
+  });
+
+  it('before a seat rolls it says so, with its stones named (not “Pawn · · Dancer ·” and a sum of 0)', () => {
+    const fresh = newGame(P, { pace: 'FAST' }).state;
+    const text = present.board(krellstones.view(fresh, null), meta()).content!;
+    for (const p of P) expect(text).toMatch(new RegExp(`<@${p}>.* · not rolled yet · 🏆 0`));
+    expect(text).toContain('> 🎲 Pawn · Dancer · Krell · Krell · Krell · Master');
+    expect(text).not.toMatch(/sum \*\*0\*\*| · · /);
+    // Once one has rolled, that seat shows its values and sum; the others still wait.
+    const one = present.board(krellstones.view(step(fresh), null), meta()).content!;
+    expect(one.match(/not rolled yet/g)).toHaveLength(P.length - 1);
+    expect(one).toMatch(/ · sum \*\*\d+\*\*/);
+  });
+
+  it('a counted yell is public and names who yelled; the host’s mat is named once as a mat', () => {
+    expect(yellHeard('cara', 7)).toBe('📢 <@cara> yells **KRELLSTONES!** CAPTAIN ON DECK: their Master turns to its highest side (game #7).');
+    const note = (matName: string) => present.table!.seatNote!({ playerId: 'alice', ready: false, host: true, data: { stones: [], sideboard: [], mat: 8, matName } }, {});
+    expect(note('Modern Krellstones mat')).toBe('0 of 6 stones chosen · on the Modern Krellstones mat (#8)');
+    expect(note('Velvet')).toBe('0 of 6 stones chosen · on the Velvet mat (#8)');
   });
 
   it('the swap panel lists the sideboard, then the active stones of that type (choose which Krell)', () => {
