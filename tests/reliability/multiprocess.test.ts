@@ -24,6 +24,9 @@ describe('several processes', () => {
     // Reminders at 12 h, 4 h, 1 h, then the deadline: 24 jobs racing between the two processes.
     // Each step waits for its jobs: a reminder swept late, together with a later one, is dropped.
     for (const hours of [12, 8, 3, 2]) {
+      // Deliveries in flight finish first: a jump of hours would lapse their 30 s leases (and the
+      // emulator's 5-minute memory of nonces) at once, which real time never does mid-delivery.
+      await until(async () => (await w.db.prisma.outbox.count({ where: { status: 'pending', availableAt: { lte: w.emulator.clock.now() } } })) === 0, 'the outbox to drain before the clock moves', 30_000);
       const { now } = await w.emulator.client.advanceClock(hours * 3_600_000 + 1000);
       const due = { gameId: { in: games }, status: 'pending', dueAt: { lte: new Date(now) } };
       await until(async () => (await w.db.prisma.job.count({ where: due })) === 0, `the jobs due after +${hours} h`, 30_000);
