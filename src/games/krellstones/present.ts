@@ -240,6 +240,9 @@ export function rulesText(options: unknown): string {
   return [`${o.rounds} round${o.rounds === 1 ? '' : 's'}`, o.rerolls ? 'rerolls on' : 'rerolls off', o.sideboard === 'off' ? 'no sideboard' : `sideboard ${o.sideboard}`, `${o.pace} pace`].join(' · ');
 }
 
+/** A mat's name as "the … mat": the shop's own mat is already called "Modern Krellstones mat". */
+export const matLabel = (name: string) => (/\bmat$/i.test(name.trim()) ? name.trim() : `${name.trim()} mat`);
+
 export const present: GamePresenter<KrellstonesView> = {
   board: (view, meta) => board(view, meta),
   notification,
@@ -251,7 +254,7 @@ export const present: GamePresenter<KrellstonesView> = {
     // Public: how many stones are chosen, never which, and nothing of the sideboard (opponents see it only after the start).
     seatNote: (seat) => {
       const d = seatData(seat.data);
-      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${plain(d.matName)} mat` : 'a mat'} (#${d.mat})` : ''}`;
+      return `${d.stones.length} of 6 stones chosen${seat.host && d.mat !== undefined ? ` · on ${d.matName ? `the ${matLabel(plain(d.matName))}` : 'a mat'} (#${d.mat})` : ''}`;
     },
   },
 };
