@@ -28,6 +28,8 @@ export interface GameDefinition {
   joinSubcommand: string;
   /** How many opponents an intent may name at once (1: just one). */
   maxIntentOpponents: number;
+  /** The join subcommand's option that names the first player of an intent (default `opponent`; Krellstones: `host`). */
+  intentOption?: string;
   /** Whether scores are points worth adding up on a leaderboard. */
   points: boolean;
   /** Inventory items of this game (Knucklebones' dice), granted by moderators per cycle. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
+import { games } from '../../src/games/index.ts';
+import { restText } from '../../src/services/cycles.ts';
 
 /**
  * Every subcommand a command registers with Discord is one its schema knows: a subcommand the
@@ -29,5 +31,24 @@ describe('registered subcommands', () => {
     const r = c.schema.safeParse(read);
     const onDiscriminator = r.success ? [] : r.error.issues.filter((i) => (i as { note?: string }).note === 'No matching discriminator');
     expect(onDiscriminator, JSON.stringify(r.success ? null : r.error.issues)).toEqual([]);
+  });
+});
+
+/**
+ * The Rest Phase announcement tells players how to state an intent in every game: it must name the
+ * options each game's join really has (Krellstones names a `host`; Keystone takes no `mode`, and the
+ * games of up to four also take `mode: together`).
+ */
+describe('the Rest Phase announcement', () => {
+  const text = restText({ games }, 'S / C', { commencementChannelId: '1' } as never);
+  it.each(games.all.map((g) => [g.kind] as const))('says how /%s takes an intent, with its real options', (kind) => {
+    const g = games.require(kind);
+    const part = text.split('; ').find((p) => p.includes(`/${kind} ${g.joinSubcommand}`))!;
+    expect(part, text).toBeDefined();
+    const join = (commands[kind]!.data.toJSON().options ?? []).find((o) => o.name === g.joinSubcommand) as { options: { name: string; choices?: { value: string }[] }[] };
+    const options = new Map(join.options.map((o) => [o.name, o]));
+    for (const [, name] of part.matchAll(/\s([a-z0-9-]+):@/g)) expect(options.has(name!), `${part} names ${name}`).toBe(true);
+    const modes = options.get('mode')?.choices?.map((c) => c.value) ?? [];
+    for (const m of ['any', 'each', 'together']) expect(part.includes(`mode: ${m}`), `${part}: mode ${m}`).toBe(modes.includes(m));
   });
 });

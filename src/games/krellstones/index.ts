@@ -18,6 +18,7 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   title: engine.name,
   joinSubcommand: 'join',
   maxIntentOpponents: 3,
+  intentOption: 'host',
   points: false,
   assets: krellstonesAssets,
   lobby,
