@@ -388,7 +388,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       }
       const { gameId, snap } = await ownGame(interaction, deps, input.game);
       if (snap.game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
-      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length));
+      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length, !module.engine.out));
       return;
     }
     case 'yell': {

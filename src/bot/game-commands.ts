@@ -222,14 +222,16 @@ export async function forfeitCommand(interaction: ChatInputCommandInteraction, d
     throw new UserError('game/not-participant', `You are not playing in game #${id}.`);
   }
   if (game.status !== 'active') throw new UserError('game/over', `Game #${id} is already over.`);
-  await interaction.reply(resignConfirmation(game.id, game.version, game.seats.length));
+  await interaction.reply(resignConfirmation(game.id, game.version, game.seats.length, !module.engine.out));
 }
 
-export function resignConfirmation(gameId: number, version: number, seats = 2) {
-  const what =
-    seats > 2
-      ? 'You lose: in a team game your whole team loses; in a game where everyone plays for themselves the autopilot plays your seat and you rank last.'
-      : 'You lose.';
+/**
+ * Asks to confirm a forfeit, saying what it does in this game: `teams` for a game of teams
+ * (Tellstones' King's Circle: the whole team loses), else a seat of three or more goes on under
+ * the autopilot (engines with `out`).
+ */
+export function resignConfirmation(gameId: number, version: number, seats: number, teams: boolean) {
+  const what = seats <= 2 ? 'You lose.' : teams ? 'Your whole team loses.' : 'The autopilot plays your seat for the rest of the game, and you rank last.';
   return {
     content: `Really forfeit game #${gameId}? ${what} This cannot be undone.`,
     flags: EPHEMERAL,

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
+
+/**
+ * What a moderator and players tripped on when using the features together (the QA walkthrough),
+ * through the real client: each test failed before its fix.
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function practice(user: string, game: string, bots: number): Promise<number> {
+  const r = await h.api.command({ user, channel: 'general', name: game, options: { subcommand: 'practice', bots } });
+  expect(r.response?.message?.content).toMatch(/Practice/);
+  await h.settle();
+  const g = await h.db.prisma.game.findFirstOrThrow({ where: { kind: game, status: 'active', seats: { some: { playerId: h.emulator.users[user as 'alice'] } } }, orderBy: { id: 'desc' } });
+  return g.id;
+}
+
+describe('the QA walkthrough', () => {
+  it('/krellstones help answers with the rules, as every other game’s help does', async () => {
+    const r = await h.api.command({ user: 'alice', channel: 'general', name: 'krellstones', options: { subcommand: 'help' } });
+    expect(r.response?.message?.flags).toBe(EPHEMERAL);
+    expect(r.response?.message?.content).toMatch(/How to play Krellstones/);
+  });
+
+  it('a forfeit’s confirmation says what it does in this game, not in every kind of game', async () => {
+    const circle = await practice('dave', 'tellstones', 3);
+    const team = await h.api.command({ user: 'dave', channel: 'general', name: 'tellstones', options: { subcommand: 'forfeit', game: circle } });
+    expect(team.response?.message?.flags).toBe(EPHEMERAL);
+    expect(team.response?.message?.content).toBe(`Really forfeit game #${circle}? Your whole team loses. This cannot be undone.`);
+    const table = await practice('carol', 'keystone', 2);
+    const own = await h.api.command({ user: 'carol', channel: 'general', name: 'keystone', options: { subcommand: 'forfeit', game: table } });
+    expect(own.response?.message?.content).toBe(`Really forfeit game #${table}? The autopilot plays your seat for the rest of the game, and you rank last. This cannot be undone.`);
+  });
+});
