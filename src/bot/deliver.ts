@@ -125,6 +125,9 @@ export class DiscordDeliverer implements Deliverer {
       return msg.id;
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
+        // The game's result message, posted in its channel in the same change, already names and
+        // pings every player: a game-over mention there too would say it twice.
+        if (p.notification.type === 'game-over' && game?.channelId === p.fallbackChannelId && game.outcome) return 'skipped: the result message names them';
         // DMs closed: mention the player in the game's channel instead, so the ping is not lost.
         // Rendered again for everyone's eyes: a game may show private things in a DM (a hand).
         const open = withRecentInDm(present.notification(p.notification, { ...meta, public: true }), recent);

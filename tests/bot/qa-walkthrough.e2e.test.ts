@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
+import { button, EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
 
 /**
  * What a moderator and players tripped on when using the features together (the QA walkthrough),
@@ -13,8 +13,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function practice(user: string, game: string, bots: number): Promise<number> {
-  const r = await h.api.command({ user, channel: 'general', name: game, options: { subcommand: 'practice', bots } });
+async function practice(user: string, game: string, bots?: number): Promise<number> {
+  const r = await h.api.command({ user, channel: 'general', name: game, options: { subcommand: 'practice', ...(bots ? { bots } : {}) } });
   expect(r.response?.message?.content).toMatch(/Practice/);
   await h.settle();
   const g = await h.db.prisma.game.findFirstOrThrow({ where: { kind: game, status: 'active', seats: { some: { playerId: h.emulator.users[user as 'alice'] } } }, orderBy: { id: 'desc' } });
@@ -36,5 +36,20 @@ describe('the QA walkthrough', () => {
     const table = await practice('carol', 'keystone', 2);
     const own = await h.api.command({ user: 'carol', channel: 'general', name: 'keystone', options: { subcommand: 'forfeit', game: table } });
     expect(own.response?.message?.content).toBe(`Really forfeit game #${table}? The autopilot plays your seat for the rest of the game, and you rank last. This cannot be undone.`);
+  });
+
+  it('a player whose DMs are closed hears of the game’s end once in the channel: the result message, not also a mention', async () => {
+    await h.api.setDmsOpen('bob', false);
+    try {
+      const id = await practice('bob', 'knucklebones');
+      const ask = await h.api.command({ user: 'bob', channel: 'general', name: 'knucklebones', options: { subcommand: 'forfeit', game: id } });
+      await h.api.click('bob', ask.response!.message!.id, button(ask.response!.message!, (b) => b.label === 'Yes, forfeit').custom_id!);
+      await h.settle();
+      const said = (await h.api.messages('general', 'carol')).messages.filter((m) => (m.content ?? '').includes(`Knucklebones #${id}** is over`));
+      expect(said.map((m) => m.content)).toHaveLength(1);
+      expect(said[0]!.content).toMatch(/^🏁/);
+    } finally {
+      await h.api.setDmsOpen('bob', true);
+    }
   });
 });
