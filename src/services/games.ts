@@ -207,7 +207,8 @@ export async function playMove(
       fromDm: input.fromDm === true,
       extra: (w, final) => {
         for (const userId of new Set(input.notify ?? [])) {
-          if (!game.seats.some((s) => s.playerId === userId)) continue;
+          // The autopilot's seats (practice) have no DMs: a Tellstones peek handed to one is its own.
+          if (!game.seats.some((s) => s.playerId === userId && !s.autopilot)) continue;
           const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: def.engine.view(final, userId), actor: input.userId };
           queue(w, 'dm', { userId, fallbackChannelId: game.channelId, notification });
         }

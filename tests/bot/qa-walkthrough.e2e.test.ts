@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button, EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
+import { button, buttons, EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
 
 /**
  * What a moderator and players tripped on when using the features together (the QA walkthrough),
@@ -51,5 +51,40 @@ describe('the QA walkthrough', () => {
     } finally {
       await h.api.setDmsOpen('bob', true);
     }
+  });
+
+  it('a peek handed to an autopilot partner in practice is played without a DM to the autopilot (it failed for good, logged as an error)', async () => {
+    const id = await practice('dave', 'tellstones', 3);
+    const select = async (reply: Awaited<ReturnType<Harness['api']['click']>>, pick: (ids: string[]) => string | undefined) => {
+      const msg = reply.response!.message!;
+      const menus = (msg.components ?? []).flatMap((r) => (r as { components: { custom_id: string; options?: { value: string }[] }[] }).components);
+      const menu = menus.find((m) => pick([m.custom_id]) !== undefined)!;
+      expect(menu, JSON.stringify(msg)).toBeDefined();
+      return h.api.select('dave', msg.id, menu.custom_id, [menu.options![0]!.value]);
+    };
+    let handed = false;
+    for (let turn = 0; turn < 6 && !handed; turn++) {
+      await h.settle();
+      const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id } });
+      if (game.status !== 'active') break;
+      const board = (await h.api.messages('general', 'dave')).messages.find((m) => m.id === game.boardMessageId)!;
+      const enabled = (label: string) => buttons(board).some((b) => b.label === label && !b.disabled);
+      if (enabled('Peek')) {
+        const peek = await h.api.click('dave', board.id, `ts:act:${id}:${game.version}:peek`);
+        const r = await select(peek, ([c]) => (c!.startsWith(`ts:peek:${id}:`) && c!.split(':')[4] === '1' ? c : undefined));
+        expect(r.response?.message?.content).toMatch(/You handed a peek/);
+        handed = true;
+      } else {
+        expect(enabled('Hide'), JSON.stringify(buttons(board))).toBe(true);
+        const hide = await h.api.click('dave', game.boardMessageId!, `ts:act:${id}:${game.version}:hide`);
+        await select(hide, ([c]) => (c!.startsWith(`ts:hide:${id}:`) ? c : undefined));
+      }
+    }
+    expect(handed).toBe(true);
+    await h.settle();
+    const rows = await h.db.prisma.outbox.findMany({ where: { kind: 'dm' } });
+    const toBots = rows.filter((r) => !/^\d+$/.test((r.payload as { userId: string }).userId));
+    expect(toBots.map((r) => r.payload)).toEqual([]);
+    expect(await h.db.prisma.outbox.findMany({ where: { status: { not: 'sent' } } })).toEqual([]);
   });
 });
