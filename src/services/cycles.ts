@@ -145,7 +145,7 @@ export async function endSeason(ctx: ServiceContext, input: { guildId: string; m
     if (!season) throw new UserError('cycle/no-season', 'No season is running. Start one with `/cycle season-start`.');
     const now = ctx.clock.now();
     const ended = await tx.season.update({ where: { id: season.id }, data: { status: 'ended', endedAt: now } });
-    await announce(tx, guild, `📕 **${season.name}** has ended. ${ctx.games.startHints()} are plain challenges again until the next season.`, now);
+    await announce(tx, guild, `📕 **${season.name}** has ended. Until the next season, games start the usual way again, not by intents: ${ctx.games.startHints().replaceAll(' or ', ', ')}.`, now);
     return ended;
   });
 }
