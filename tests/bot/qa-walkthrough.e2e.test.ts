@@ -94,4 +94,27 @@ describe('the QA walkthrough', () => {
     expect(toBots.map((r) => r.payload)).toEqual([]);
     expect(await h.db.prisma.outbox.findMany({ where: { status: { not: 'sent' } } })).toEqual([]);
   });
+
+  it('a turn mention for a player whose DMs are closed carries no game buttons that would stay live after the turn, only the way to the board', async () => {
+    await h.api.setDmsOpen('dave', false);
+    try {
+      const res = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'dave' } });
+      const msg = res.response!.message!;
+      await h.api.click('dave', msg.id, button(msg, (b) => b.label === 'Accept').custom_id!);
+      await h.settle();
+      const game = await h.db.prisma.game.findFirstOrThrow({ where: { boardMessageId: msg.id } });
+      if ((game.state as { turn: string }).turn !== h.emulator.users.dave) {
+        await h.api.click('carol', msg.id, `kb:place:${game.id}:${game.version}:1`);
+        await h.settle();
+      }
+      const mentions = (await h.api.messages('knucklebones', 'carol')).messages.filter((m) => m.content.startsWith(`<@${h.emulator.users.dave}> (your DMs are closed`));
+      expect(mentions.length).toBeGreaterThan(0);
+      for (const m of mentions) {
+        expect(m.content).toMatch(/Your turn in \*\*Knucklebones/);
+        expect(buttons(m).map((b) => b.label)).toEqual(['Open the board']);
+      }
+    } finally {
+      await h.api.setDmsOpen('dave', true);
+    }
+  });
 });
