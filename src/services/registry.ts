@@ -28,6 +28,12 @@ export interface GameDefinition {
   joinSubcommand: string;
   /** How many opponents an intent may name at once (1: just one). */
   maxIntentOpponents: number;
+  /**
+   * Players whose forfeit was the game's own clock, not a choice (Krellstones: three choices in a
+   * row left to run out), so that boards, results and DMs say their time ran out. Default: none
+   * (the platform already knows the forfeits its deadlines cause).
+   */
+  timedOut?(state: unknown): PlayerId[];
   /** The join subcommand's option that names the first player of an intent (default `opponent`; Krellstones: `host`). */
   intentOption?: string;
   /** Whether scores are points worth adding up on a leaderboard. */
