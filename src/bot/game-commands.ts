@@ -251,7 +251,7 @@ export async function gamesCommand(interaction: ChatInputCommandInteraction, dep
   const guildId = requireGuild(interaction);
   const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind });
   if (games.length === 0) {
-    await interaction.reply({ content: `You have no ${module.title} game in progress. Start one with \`/${module.kind} ${module.joinSubcommand}\`, or \`/${module.kind} practice\`.`, flags: EPHEMERAL });
+    await interaction.reply({ content: `You have no ${module.title} game in progress. Start one with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`, or \`/${module.kind} practice\`.`, flags: EPHEMERAL });
     return;
   }
   const names = await playerNames(deps.ctx, [...new Set(games.flatMap((g) => g.game.seats.map((s) => s.playerId)))]);
@@ -288,7 +288,7 @@ export async function historyCommand(interaction: ChatInputCommandInteraction, d
     }
     id = active[0]?.game.id ?? (await latestGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
     if (id === null) {
-      throw new UserError('game/none', `You have not played ${module.title} here yet. Name a game with the \`game\` option, or start one with \`/${module.kind} ${module.joinSubcommand}\`.`);
+      throw new UserError('game/none', `You have not played ${module.title} here yet. Name a game with the \`game\` option, or start one with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`.`);
     }
   }
   const { game } = await getGame(deps.ctx, id, guildId);

@@ -300,7 +300,7 @@ export async function resolveOwnGame(ctx: ServiceContext, input: { guildId: stri
   if (input.gameId) return input.gameId;
   const def = definitionOf(ctx, input.kind);
   const games = await listActiveGames(ctx, { guildId: input.guildId, userId: input.userId, kind: input.kind });
-  if (games.length === 0) throw new UserError('game/none', `You have no ${def.title} game in progress here. Start one with \`/${def.kind} ${def.joinSubcommand}\`.`);
+  if (games.length === 0) throw new UserError('game/none', `You have no ${def.title} game in progress here. Start one with \`/${def.kind} ${def.startSubcommand ?? def.joinSubcommand}\`.`);
   if (games.length > 1) {
     throw new UserError('game/ambiguous', `You have ${games.length} games in progress: pick one with the \`game\` option (${games.map((g) => `#${g.game.id}`).join(', ')}).`);
   }

@@ -34,6 +34,8 @@ export interface GameDefinition {
    * (the platform already knows the forfeits its deadlines cause).
    */
   timedOut?(state: unknown): PlayerId[];
+  /** The subcommand that starts a game of one's own, in "start one with …" hints (default `joinSubcommand`; Krellstones: `start`, its join needs a host). */
+  startSubcommand?: string;
   /** The join subcommand's option that names the first player of an intent (default `opponent`; Krellstones: `host`). */
   intentOption?: string;
   /** Whether scores are points worth adding up on a leaderboard. */
@@ -146,7 +148,7 @@ export class GameRegistry<G extends GameDefinition = GameDefinition> {
 
   /** "`/knucklebones join` or `/tellstones challenge`": how to start a game of each. */
   startHints(): string {
-    return this.all.map((g) => `\`/${g.kind} ${g.joinSubcommand}\``).join(' or ');
+    return this.all.map((g) => `\`/${g.kind} ${g.startSubcommand ?? g.joinSubcommand}\``).join(' or ');
   }
 
   /** "`/knucklebones games` or `/tellstones games`". */

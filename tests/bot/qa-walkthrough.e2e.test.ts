@@ -31,6 +31,12 @@ describe('the QA walkthrough', () => {
     expect(r.response?.message?.content).toMatch(/How to play Krellstones/);
   });
 
+  it('Krellstones points to /krellstones start to start a game of one’s own (its join needs a host)', async () => {
+    const r = await h.api.command({ user: 'alice', channel: 'general', name: 'krellstones', options: { subcommand: 'abandon' } });
+    expect(r.response?.message?.flags).toBe(EPHEMERAL);
+    expect(r.response?.message?.content).toBe('⚠️ You have no Krellstones game in progress here. Start one with `/krellstones start`.');
+  });
+
   it('a forfeit’s confirmation says what it does in this game, not in every kind of game', async () => {
     const circle = await practice('dave', 'tellstones', 3);
     const team = await h.api.command({ user: 'dave', channel: 'general', name: 'tellstones', options: { subcommand: 'forfeit', game: circle } });

@@ -19,6 +19,7 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   joinSubcommand: 'join',
   maxIntentOpponents: 3,
   intentOption: 'host',
+  startSubcommand: 'start',
   // Three choices in a row left to run out forfeit a seat: their time ran out, they did not give up.
   // (A player whose third expiry was due at the same step is forfeited with them, their count at two.)
   timedOut: (state) => {
