@@ -61,11 +61,8 @@ const schema = z.discriminatedUnion('subcommand', [
   z.object({ subcommand: z.literal('yell'), text: z.string().min(1).max(200), game: gameIdSchema }),
   z.object({ subcommand: z.literal('pace'), pace: z.enum(PACES), game: gameIdSchema }),
   z.object({ subcommand: z.literal('view'), game: gameIdSchema, player: userOption.nullable().default(null) }),
-  // The shared subcommands but `view` (ours also takes a player).
-  commonSubcommandSchemas[0],
-  commonSubcommandSchemas[1],
-  commonSubcommandSchemas[3],
-  commonSubcommandSchemas[4],
+  // The shared subcommands but `view` (ours also takes a player), by name: the list grows.
+  ...commonSubcommandSchemas.filter((s): s is Exclude<(typeof commonSubcommandSchemas)[number], (typeof commonSubcommandSchemas)[2]> => s.shape.subcommand.value !== 'view'),
 ]);
 type Input = z.infer<typeof schema>;
 
@@ -391,7 +388,7 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       }
       const { gameId, snap } = await ownGame(interaction, deps, input.game);
       if (snap.game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
-      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length));
+      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length, !module.engine.out));
       return;
     }
     case 'yell': {

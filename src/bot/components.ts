@@ -95,7 +95,7 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       throw new UserError('game/not-participant', `You are not in game #${gameId}, so there is nothing for you to forfeit.`);
     }
     if (game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
-    await interaction.reply(resignConfirmation(gameId, game.version, game.seats.length));
+    await interaction.reply(resignConfirmation(gameId, game.version, game.seats.length, !deps.games.require(game.kind).engine.out));
   },
   async 'g:resign-yes'(interaction, [gameId], deps) {
     // The confirmation holds the version it was shown at; a move since then does not cancel a

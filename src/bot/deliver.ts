@@ -144,11 +144,18 @@ export class DiscordDeliverer implements Deliverer {
       return msg.id;
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser) {
+        // The game's result message, posted in its channel in the same change, already names and
+        // pings every player: a game-over mention there too would say it twice.
+        if (p.notification.type === 'game-over' && (p.meta?.channelId ?? p.fallbackChannelId) === p.fallbackChannelId) return 'skipped: the result message names them';
         // DMs closed: mention the player in the game's channel instead, so the ping is not lost.
         // Rendered again for everyone's eyes: a game may show private things in a DM (a hand).
         const open = withRecentInDm(present.notification(p.notification, { ...meta, public: true }), recent);
+        // Without its game buttons: nothing would retire them when the turn ends (one stale set per
+        // turn left in the channel), and the board, one tap away, carries the same ones, always current.
+        const links = linkRows(open.components);
         const fallback: MessagePayload = {
           ...open,
+          components: links.length || !meta.boardUrl ? links : [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url: meta.boardUrl, label: 'Open the board' }] }],
           content: `${mention(p.userId)} (your DMs are closed, so here it is) ${open.content ?? ''}`.slice(0, 2000),
           allowed_mentions: { users: [p.userId] },
         };

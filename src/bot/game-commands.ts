@@ -222,14 +222,16 @@ export async function forfeitCommand(interaction: ChatInputCommandInteraction, d
     throw new UserError('game/not-participant', `You are not playing in game #${id}.`);
   }
   if (game.status !== 'active') throw new UserError('game/over', `Game #${id} is already over.`);
-  await interaction.reply(resignConfirmation(game.id, game.version, game.seats.length));
+  await interaction.reply(resignConfirmation(game.id, game.version, game.seats.length, !module.engine.out));
 }
 
-export function resignConfirmation(gameId: number, version: number, seats = 2) {
-  const what =
-    seats > 2
-      ? 'You lose: in a team game your whole team loses; in a game where everyone plays for themselves the autopilot plays your seat and you rank last.'
-      : 'You lose.';
+/**
+ * Asks to confirm a forfeit, saying what it does in this game: `teams` for a game of teams
+ * (Tellstones' King's Circle: the whole team loses), else a seat of three or more goes on under
+ * the autopilot (engines with `out`).
+ */
+export function resignConfirmation(gameId: number, version: number, seats: number, teams: boolean) {
+  const what = seats <= 2 ? 'You lose.' : teams ? 'Your whole team loses.' : 'The autopilot plays your seat for the rest of the game, and you rank last.';
   return {
     content: `Really forfeit game #${gameId}? ${what} This cannot be undone.`,
     flags: EPHEMERAL,
@@ -249,7 +251,7 @@ export async function gamesCommand(interaction: ChatInputCommandInteraction, dep
   const guildId = requireGuild(interaction);
   const games = await listActiveGames(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind });
   if (games.length === 0) {
-    await interaction.reply({ content: `You have no ${module.title} game in progress. Start one with \`/${module.kind} ${module.joinSubcommand}\`, or \`/${module.kind} practice\`.`, flags: EPHEMERAL });
+    await interaction.reply({ content: `You have no ${module.title} game in progress. Start one with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`, or \`/${module.kind} practice\`.`, flags: EPHEMERAL });
     return;
   }
   const names = await playerNames(deps.ctx, [...new Set(games.flatMap((g) => g.game.seats.map((s) => s.playerId)))]);
@@ -286,7 +288,7 @@ export async function historyCommand(interaction: ChatInputCommandInteraction, d
     }
     id = active[0]?.game.id ?? (await latestGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
     if (id === null) {
-      throw new UserError('game/none', `You have not played ${module.title} here yet. Name a game with the \`game\` option, or start one with \`/${module.kind} ${module.joinSubcommand}\`.`);
+      throw new UserError('game/none', `You have not played ${module.title} here yet. Name a game with the \`game\` option, or start one with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`.`);
     }
   }
   const { game } = await getGame(deps.ctx, id, guildId);

@@ -82,7 +82,7 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
   const userId = interaction.user.id;
   const seated = game.seats.some((s) => s.playerId === userId && !s.autopilot);
   if (!seated && route.who !== 'anyone') {
-    throw new UserError('game/not-participant', `You are not playing in game #${game.id}. Start your own with \`/${module.kind} ${module.joinSubcommand}\`.`);
+    throw new UserError('game/not-participant', `You are not playing in game #${game.id}. Start your own with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`.`);
   }
   if (game.status !== 'active' && !route.finished) throw new UserError('game/over', `Game #${game.id} is already over.`);
   if (seated && !route.anytime && game.status === 'active' && !snap.awaiting.includes(userId)) {

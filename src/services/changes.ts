@@ -314,6 +314,8 @@ export async function commitChange(
       WHERE game_id = ${game.id} AND entry->>'type' = 'forfeit' AND entry->>'reason' = 'timeout' ORDER BY seq`;
     timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
   }
+  // The game's own clock too (Krellstones' expired choices), which the engine records as a forfeit.
+  if (engineOutcome && def.timedOut) timedOut = [...new Set([...timedOut, ...def.timedOut(final)])];
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
   const w = noWrites();
   const committed: GameRow = { ...game, version };
@@ -475,7 +477,7 @@ function notifyNewlyOut(
   if (newly.length === 0) return;
   const humans = game.seats.filter((s) => !s.autopilot).map((s) => s.playerId);
   for (const p of newly) {
-    const timedOut = steps.some((s) => s.entry.type === 'forfeit' && s.entry.player === p && s.entry.reason === 'timeout');
+    const timedOut = steps.some((s) => s.entry.type === 'forfeit' && s.entry.player === p && s.entry.reason === 'timeout') || (def.timedOut?.(next) ?? []).includes(p);
     const why = timedOut ? 'ran out of time' : 'gave up';
     const rest = outcome ? 'The game is over: see the board.' : 'The autopilot plays their seat from now on; they rank last.';
     for (const to of humans) {

@@ -145,7 +145,7 @@ export async function endSeason(ctx: ServiceContext, input: { guildId: string; m
     if (!season) throw new UserError('cycle/no-season', 'No season is running. Start one with `/cycle season-start`.');
     const now = ctx.clock.now();
     const ended = await tx.season.update({ where: { id: season.id }, data: { status: 'ended', endedAt: now } });
-    await announce(tx, guild, `📕 **${season.name}** has ended. ${ctx.games.startHints()} are plain challenges again until the next season.`, now);
+    await announce(tx, guild, `📕 **${season.name}** has ended. Until the next season, games start the usual way again, not by intents: ${ctx.games.startHints().replaceAll(' or ', ', ')}.`, now);
     return ended;
   });
 }
@@ -156,11 +156,16 @@ export async function endSeason(ctx: ServiceContext, input: { guildId: string; m
  */
 export function restText(ctx: Pick<ServiceContext, 'games'>, title: string, guild: Guild): string {
   const where = guild.commencementChannelId ? ch(guild.commencementChannelId) : '#battle-commencement';
-  const how = ctx.games.all.map((g) =>
-    g.maxIntentOpponents > 1
-      ? `\`/${g.kind} ${g.joinSubcommand} opponent:@someone\` (${g.title}: name up to ${g.maxIntentOpponents}, with \`mode: any\` for one game against whichever of them names you back, or \`mode: each\` for a game against every one who does)`
-      : `\`/${g.kind} ${g.joinSubcommand} opponent:@someone\` (${g.title}: one opponent)`,
-  );
+  const how = ctx.games.all.map((g) => {
+    const { minPlayers: min, maxPlayers: max } = g.engine;
+    const command = `\`/${g.kind} ${g.joinSubcommand} ${g.intentOption ?? 'opponent'}:@someone\``;
+    const others = (n: number) => `${n} other${n === 1 ? '' : 's'}`;
+    // As intents.ts's resolveMode takes them: a game of three or more is one table with everyone named.
+    if (min >= 3) return `${command} (${g.title}: name your whole table, ${min === max ? others(min - 1) : `${min - 1} to ${others(max - 1)}`}, who must all name the same table)`;
+    if (g.maxIntentOpponents <= 1) return `${command} (${g.title}: one opponent)`;
+    const together = max >= 3 ? `\`mode: together\` for one game with all of them (when they all name the same table), ` : '';
+    return `${command} (${g.title}: name up to ${g.maxIntentOpponents}, with ${together}\`mode: any\` for one game against whichever of them names you back, or \`mode: each\` for a game against every one who does)`;
+  });
   return (
     `🌙 **Rest Phase** of **${title}** has begun.\n` +
     `State your intents in ${where}: ${how.join('; ')}. ` +

@@ -213,7 +213,8 @@ export async function playMove(
       boardByReply: input.fromBoard === true,
       extra: (w, final) => {
         for (const userId of new Set(input.notify ?? [])) {
-          if (!game.seats.some((s) => s.playerId === userId)) continue;
+          // The autopilot's seats (practice) have no DMs: a Tellstones peek handed to one is its own.
+          if (!game.seats.some((s) => s.playerId === userId && !s.autopilot)) continue;
           const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: def.engine.view(final, userId), actor: input.userId };
           queue(w, 'dm', { userId, fallbackChannelId: game.channelId, notification });
         }
@@ -305,7 +306,7 @@ export async function resolveOwnGame(ctx: ServiceContext, input: { guildId: stri
   if (input.gameId) return input.gameId;
   const def = definitionOf(ctx, input.kind);
   const games = await listActiveGames(ctx, { guildId: input.guildId, userId: input.userId, kind: input.kind });
-  if (games.length === 0) throw new UserError('game/none', `You have no ${def.title} game in progress here. Start one with \`/${def.kind} ${def.joinSubcommand}\`.`);
+  if (games.length === 0) throw new UserError('game/none', `You have no ${def.title} game in progress here. Start one with \`/${def.kind} ${def.startSubcommand ?? def.joinSubcommand}\`.`);
   if (games.length > 1) {
     throw new UserError('game/ambiguous', `You have ${games.length} games in progress: pick one with the \`game\` option (${games.map((g) => `#${g.game.id}`).join(', ')}).`);
   }

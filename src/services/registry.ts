@@ -28,6 +28,16 @@ export interface GameDefinition {
   joinSubcommand: string;
   /** How many opponents an intent may name at once (1: just one). */
   maxIntentOpponents: number;
+  /**
+   * Players whose forfeit was the game's own clock, not a choice (Krellstones: three choices in a
+   * row left to run out), so that boards, results and DMs say their time ran out. Default: none
+   * (the platform already knows the forfeits its deadlines cause).
+   */
+  timedOut?(state: unknown): PlayerId[];
+  /** The subcommand that starts a game of one's own, in "start one with …" hints (default `joinSubcommand`; Krellstones: `start`, its join needs a host). */
+  startSubcommand?: string;
+  /** The join subcommand's option that names the first player of an intent (default `opponent`; Krellstones: `host`). */
+  intentOption?: string;
   /** Whether scores are points worth adding up on a leaderboard. */
   points: boolean;
   /** Inventory items of this game (Knucklebones' dice), granted by moderators per cycle. */
@@ -138,7 +148,7 @@ export class GameRegistry<G extends GameDefinition = GameDefinition> {
 
   /** "`/knucklebones join` or `/tellstones challenge`": how to start a game of each. */
   startHints(): string {
-    return this.all.map((g) => `\`/${g.kind} ${g.joinSubcommand}\``).join(' or ');
+    return this.all.map((g) => `\`/${g.kind} ${g.startSubcommand ?? g.joinSubcommand}\``).join(' or ');
   }
 
   /** "`/knucklebones games` or `/tellstones games`". */

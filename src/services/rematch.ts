@@ -20,13 +20,13 @@ export async function askRematch(ctx: ServiceContext, input: { gameId: number; u
     const def = definitionOf(ctx, game.kind);
     const humans = game.seats.filter((s) => !s.autopilot).map((s) => s.playerId);
     if (!humans.includes(input.userId)) {
-      throw new UserError('rematch/not-player', `Only the players of game #${game.id} can ask for its rematch. Start your own game with \`/${game.kind} ${def.joinSubcommand}\`.`);
+      throw new UserError('rematch/not-player', `Only the players of game #${game.id} can ask for its rematch. Start your own game with \`/${game.kind} ${def.startSubcommand ?? def.joinSubcommand}\`.`);
     }
     if (game.status !== 'finished') throw new UserError('rematch/not-over', `Game #${game.id} is not over yet: finish it first.`);
     if (game.cycleId !== null) {
       throw new UserError('rematch/cycle', `Game #${game.id} was arranged by a cycle: games of a cycle come from intents. Name your opponent again with \`/${game.kind} ${def.joinSubcommand}\` in the Rest Phase.`);
     }
-    if (def.assets) throw new UserError('rematch/assets', `${def.title} games start with what each player brings: start the next one with \`/${game.kind} ${def.joinSubcommand}\`.`);
+    if (def.assets) throw new UserError('rematch/assets', `${def.title} games start with what each player brings: start the next one with \`/${game.kind} ${def.startSubcommand ?? def.joinSubcommand}\`.`);
     const now = ctx.clock.now();
     await tx.$executeRaw`INSERT INTO rematches (game_id, accepted, created_at, updated_at) VALUES (${game.id}, ARRAY[]::text[], ${now}, ${now}) ON CONFLICT (game_id) DO NOTHING`;
     const [row] = await tx.$queryRaw<Array<{ accepted: string[] | null; new_game_id: number | null }>>`

@@ -90,6 +90,8 @@ describe('seasons, cycles and phases', () => {
     expect(await db.prisma.season.count()).toBe(1);
     await endSeason(ctx, { guildId: GUILD, member: mod });
     expect((await announcements()).map((r) => (r.payload as { content: string }).content).at(-1)).toMatch(/Season 4\*\* has ended/);
+    // Not "… /krellstones join are plain challenges": a Krellstones join seats you at a host's table.
+    expect((await announcements()).map((r) => (r.payload as { content: string }).content).at(-1)).toMatch(/Until the next season, games start the usual way again, not by intents: `\/knucklebones join`, `\/tellstones challenge`, .*`\/krellstones start`\.$/);
     // The same name again (in any case) is refused; a new one starts.
     await expectCode(startSeason(ctx, { guildId: GUILD, member: mod, name: 'season 4' }), 'cycle/season-name');
     await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 5' });

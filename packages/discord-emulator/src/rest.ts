@@ -188,8 +188,10 @@ export class RestApi {
       details,
     };
     this.state.recordRejection(rejection);
+    // The body only of a malformed request (what finds the bug): a well-formed one refused for
+    // another reason, such as a DM to a user whose DMs are closed, may carry what only they may see.
     this.deps.logger.warn(
-      { method, path, status: err.status, code: err.code, details, body: raw && raw.length < 4096 ? raw.toString('utf8') : undefined },
+      { method, path, status: err.status, code: err.code, details, body: err.code === 50035 && raw && raw.length < 4096 ? raw.toString('utf8') : undefined },
       `emulator rejected ${method} ${path}: ${err.code} ${err.message}`,
     );
   }

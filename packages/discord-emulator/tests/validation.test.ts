@@ -179,4 +179,22 @@ describe('payload validation', () => {
     expect(warnings.length).toBeGreaterThanOrEqual(rejections.length);
     expect((await h.emu.state()).rejections.length).toBe(rejections.length);
   });
+
+  it('a DM refused because the user closed their DMs is logged without its text (a turn DM can hold a hand)', async () => {
+    const user = h.emulator.users.bob;
+    await h.emu.setDmsOpen('bob', false);
+    try {
+      const dm = (await h.client.rest.post(Routes.userChannels(), { body: { recipient_id: user } })) as { id: string };
+      const err = await rejected(h.client.rest.post(Routes.channelMessages(dm.id), { body: { content: 'Your hand: red 7, secret' } }));
+      expect(err.code).toBe(50007);
+      const logged = warnings.filter((w) => JSON.stringify(w).includes('50007'));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(JSON.stringify(logged)).not.toContain('secret');
+      // A malformed request still shows its body, which is what finds the bug.
+      await rejected(channel.send({ content: 'y'.repeat(2001) }));
+      expect(JSON.stringify(warnings.at(-1))).toContain('yyyy');
+    } finally {
+      await h.emu.setDmsOpen('bob', true);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { checkModule, type GameModule } from '../../bot/game-module.ts';
 import { krellstonesAssets } from './assets.ts';
 import { collectionRoutes } from './collection-routes.ts';
-import { YELL } from './data.ts';
+import { LIMITS, YELL } from './data.ts';
 import { krellstones as engine, type KrellstonesMove, type KrellstonesState, type KrellstonesView } from './engine/index.ts';
 import { describeMove } from './describe.ts';
 import { ids } from './ids.ts';
@@ -18,6 +18,18 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   title: engine.name,
   joinSubcommand: 'join',
   maxIntentOpponents: 3,
+  intentOption: 'host',
+  startSubcommand: 'start',
+  // Three choices in a row left to run out forfeit a seat: their time ran out, they did not give up.
+  // (A player whose third expiry was due at the same step is forfeited with them, their count at two.)
+  timedOut: (state) => {
+    const s = state as KrellstonesState;
+    const gone = new Set([...s.out, ...(s.outcome?.forfeits ?? []), ...(s.outcome?.forfeited ? [s.outcome.forfeited] : [])]);
+    const expired = Object.entries(s.seats).filter(([, seat]) => seat.expiries >= LIMITS.expiriesToForfeit).map(([p]) => p);
+    if (expired.length === 0) return [];
+    const alongside = Object.entries(s.seats).filter(([p, seat]) => gone.has(p) && seat.expiries === LIMITS.expiriesToForfeit - 1).map(([p]) => p);
+    return [...expired, ...alongside];
+  },
   points: false,
   assets: krellstonesAssets,
   lobby,

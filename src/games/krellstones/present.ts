@@ -192,7 +192,8 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   const links = meta.boardUrl ? [row([linkButton(meta.boardUrl)])] : [];
   if (n.type === 'turn' || n.type === 'reminder') {
     const view = n.view as KrellstonesView;
-    const me = Object.values(view.seats).find((s) => s.selection !== null || view.awaiting.includes(s.player))?.player ?? null;
+    // The recipient's own seat (a view written before views named their viewer: the old guess).
+    const me = view.viewer ?? Object.values(view.seats).find((s) => s.selection !== null || view.awaiting.includes(s.player))?.player ?? null;
     const head = n.type === 'reminder' ? `⏰ Reminder: ${title} waits for you ${until(n.deadlineAt)}.` : null;
     const gameMeta = { gameId: n.gameId, version: meta.version, names: meta.names, deadlines: {}, seedCommitment: '', seed: null } as BoardMeta;
     if (me && view.windows.includes(me)) {

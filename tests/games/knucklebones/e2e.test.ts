@@ -279,8 +279,12 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const channel = (await h.api.messages('knucklebones', 'carol')).messages.slice(before);
     const mentions = channel.filter((m) => m.content.startsWith(`<@${ids[idle as 'alice']}>`));
     expect(mentions.filter((m) => /Reminder/.test(m.content))).toHaveLength(3);
-    // A turn that ran out is said so (not called a resignation).
-    expect(mentions.some((m) => /turn ran out/.test(m.content))).toBe(true);
+    // A turn that ran out is said so (not called a resignation), once: in the result message,
+    // which pings the players (a game-over mention besides would say it twice).
+    expect(mentions.some((m) => /turn ran out/.test(m.content))).toBe(false);
+    const result = channel.filter((m) => m.content.startsWith('🏁') && m.content.includes(`Knucklebones #${gameId}`));
+    expect(result).toHaveLength(1);
+    expect(result[0]!.content).toContain(`<@${ids[idle as 'alice']}>’s turn ran out`);
     const otherDms = await h.api.dms(other);
     expect(otherDms.messages.at(-1)!.content).toMatch(new RegExp(`<@${ids[idle as 'alice']}>’s turn ran out`));
     expect(text(await boardMessage(gameId))).toMatch(/turn ran out/);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYSTEM } from '../../../src/kernel/index.ts';
 import { PACE_TABLE } from '../../../src/games/krellstones/data.ts';
 import { krellstones, stateSchema, type KrellstonesPlayerData, type KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
+import { krellstones as krellstonesGame } from '../../../src/games/krellstones/index.ts';
 import { allReady, board, expectRuleError, loadout, newGame, PLAYERS, rollAll, SEED_A, step, stone, systemKey } from './helpers.ts';
 
 const setupWith = (players: string[], playerData: Record<string, unknown>, options: Record<string, unknown> = {}) =>
@@ -254,6 +255,14 @@ describe('expiries and forfeits', () => {
     expect(s.history).toHaveLength(2);
     expect(s.round).toBe(3);
     expect(krellstones.timers(s)).toEqual([]);
+    // Their time ran out (boards, results and DMs say so), not a forfeit they chose.
+    expect(krellstonesGame.timedOut!(s)).toEqual(['alice']);
+  });
+
+  it('a forfeit by choice, or two expiries, is no time running out', () => {
+    expect(krellstonesGame.timedOut!(krellstones.forfeit(rollAll(newGame(PLAYERS[2]).state), 'bob'))).toEqual([]);
+    expect(krellstonesGame.timedOut!(expireRounds(newGame(PLAYERS[2], { rounds: 6 }).state, 2, ['alice']))).toEqual([]);
+    expect(krellstonesGame.timedOut!(expireRounds(newGame(PLAYERS[2], { rounds: 5 }).state, 3, ['alice', 'bob'])).sort()).toEqual(['alice', 'bob']);
   });
 
   it('a choice made resets the count', () => {

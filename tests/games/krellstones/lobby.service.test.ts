@@ -53,6 +53,10 @@ describe('the Krellstones lobby', () => {
     const table = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: { rounds: 3 }, seatCount: 4, minSeats: 2, host: a, hostData: { mat: mat.id } });
     expect(table.seats[0]!.data).toEqual({ stones: [], sideboard: [], mat: mat.id });
     expect(present.table!.seatNote!({ playerId: a.id, data: table.seats[0]!.data, ready: false, host: true }, table.options)).toBe(`0 of 6 stones chosen · on a mat (#${mat.id})`);
+    // The shop's mat is called "Modern Krellstones mat": said once, not "… mat mat".
+    for (const [matName, shown] of [['Modern Krellstones mat', 'the Modern Krellstones mat'], ['Velvet', 'the Velvet mat']] as const) {
+      expect(present.table!.seatNote!({ playerId: a.id, data: { ...(table.seats[0]!.data as object), matName }, ready: false, host: true }, table.options)).toBe(`0 of 6 stones chosen · on ${shown} (#${mat.id})`);
+    }
     await joinTable(ctx, { tableId: table.id, guildId: G, user: b });
     const joined = await joinTable(ctx, { tableId: table.id, guildId: G, user: c });
     expect(joined.game).toBeNull();

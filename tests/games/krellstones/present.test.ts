@@ -52,6 +52,13 @@ describe('the Krellstones board', () => {
     expect(mine.content).toMatch(/Selected to reroll: Pawn 4/);
   });
 
+  it('a turn DM to choose rerolls shows the recipient’s own stones, not the first seat’s', () => {
+    for (const [who, pawn, dancer] of [['alice', 1, 5], ['bob', 2, 10], ['cara', 4, 25]] as const) {
+      const dm = present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(s, who), deadlineAt: '2026-11-23T12:00:45Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true });
+      expect(dm.content, who).toMatch(new RegExp(`Your stones: Pawn (\\*\\*|~~)${pawn}(\\*\\*|~~) · Dancer (⚰️)?(\\*\\*|~~)${dancer}(\\*\\*|~~)`));
+    }
+  });
+
   it('the Pup in the Hangar: the board names the owner; the turn DM asks for the exact yell with the Yell! button', () => {
     let u = newGame(P, { pace: 'FAST' }).state;
     // Find a seed's first roll where a Master lands on its lowest side.

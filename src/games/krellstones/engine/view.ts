@@ -58,6 +58,8 @@ export interface ViewSeat {
 }
 
 export interface KrellstonesView {
+  /** Whose view this is (null: a spectator's): a turn DM speaks of this player's stones. */
+  viewer: PlayerId | null;
   players: PlayerId[];
   /** Position order this round. */
   order: PlayerId[];
@@ -125,6 +127,7 @@ export function viewState(s: KrellstonesState, viewer: PlayerId | null, awaiting
     };
   }
   return {
+    viewer: viewer !== null && s.players.includes(viewer) ? viewer : null,
     players: s.players.slice(),
     order: s.order.slice(),
     host: s.host,
