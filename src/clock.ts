@@ -13,8 +13,13 @@ export const systemClock: Clock = { now: () => new Date() };
 export class OffsetClock implements Clock {
   private offsetMs = 0;
   private listeners: Array<(ms: number) => Promise<void> | void> = [];
+  /**
+   * `frozenAt`: time stands still there and moves only by advance() (a test of a game whose
+   * timers run in seconds, where a slow machine must not let a window lapse between two steps).
+   */
+  constructor(private readonly opts: { frozenAt?: Date } = {}) {}
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date((this.opts.frozenAt?.getTime() ?? Date.now()) + this.offsetMs);
   }
   get offset(): number {
     return this.offsetMs;

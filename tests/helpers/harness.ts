@@ -32,6 +32,8 @@ export async function startHarness(
     interactionTimeoutMs?: number;
     /** The seeds of collection purchases and rolls (tests make them repeatable). */
     seeds?: () => string;
+    /** Time stands still but for advanceClock (timers of seconds that a loaded machine must not let lapse). */
+    frozenClock?: boolean;
     /** Puts something between the bot and the emulator's REST API (a recording proxy): gets the emulator's base URL, returns the one the bot uses. */
     restVia?: (emulatorUrl: string) => Promise<string>;
     /** Registers the slash commands through the same route as the bot's requests. */
@@ -39,7 +41,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const db = await createTestDatabase();
-  const clock = new OffsetClock();
+  const clock = new OffsetClock(opts.frozenClock ? { frozenAt: new Date() } : {});
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
   // is longer because CI shares two cores between parallel test files, and a late answer under
   // that load is not what these tests are about (the bench measures latency).
