@@ -78,6 +78,18 @@ export async function insertOutbox(tx: Tx, rows: Writes['outbox'], now: Date): P
     ORDER BY v.i`;
 }
 
+/** A seat's columns as a change writes them (and the DM its click answered, whose buttons are gone). */
+function seatRow(st: Seat, w: Writes) {
+  return {
+    seat: st.seat,
+    result: st.result,
+    turn_version: st.turnVersion,
+    turn_started_at: st.turnStartedAt,
+    deadline_at: st.deadlineAt,
+    answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
+  };
+}
+
 /**
  * Writes one game's change in one statement (data-modifying CTEs): the move log, the state
  * (conditional on the version read), the seats, the jobs cancelled and started, the outbox rows
@@ -93,14 +105,7 @@ async function writeChange(
 ): Promise<void> {
   const moves = change.steps.map((st, i) => ({ i: i + 1, actor: st.actor, entry: st.entry }));
   const states = change.steps.length ? [{ version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome }] : [];
-  const seats = w.seats.map((st) => ({
-    seat: st.seat,
-    result: st.result,
-    turn_version: st.turnVersion,
-    turn_started_at: st.turnStartedAt,
-    deadline_at: st.deadlineAt,
-    answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
-  }));
+  const seats = w.seats.map((st) => seatRow(st, w));
   const cancelAll = w.cancelTimers === '*';
   const cancel = cancelAll ? [] : (w.cancelTimers as string[]);
   const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
@@ -177,15 +182,7 @@ export class ChangeBatch {
       this.games.push({ id: gameId, old_version: change.oldVersion, version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome });
     }
     for (const st of w.seats) {
-      this.seats.push({
-        game_id: gameId,
-        seat: st.seat,
-        result: st.result,
-        turn_version: st.turnVersion,
-        turn_started_at: st.turnStartedAt,
-        deadline_at: st.deadlineAt,
-        answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
-      });
+      this.seats.push({ game_id: gameId, ...seatRow(st, w) });
     }
     if (w.cancelTimers === '*') this.cancel.push({ game_id: gameId, timer: null });
     else for (const timer of w.cancelTimers) this.cancel.push({ game_id: gameId, timer });

@@ -2,10 +2,10 @@ import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startEmulator, type Emulator } from '@stonehall/discord-emulator';
 import { deployCommands } from '../../commands/deploy.ts';
-import { BotProcess } from '../helpers/bot-process.ts';
+import type { BotProcess } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { button, buttons } from '../helpers/harness.ts';
-import { until } from './support.ts';
+import { botProcess, until } from './support.ts';
 
 /**
  * Sharding as Discord requires past 2,500 servers: two Stonehall processes with two shards each
@@ -46,16 +46,7 @@ afterAll(async () => {
 });
 
 function bot(shardIds: string): BotProcess {
-  const p = new BotProcess({
-    DISCORD_TOKEN: emulator.botToken,
-    DISCORD_API_BASE: emulator.apiBase,
-    DATABASE_URL: db.url,
-    DB_POOL_SIZE: '4',
-    STONEHALL_CLOCK_URL: emulator.url,
-    SHARD_COUNT: '4',
-    SHARD_IDS: shardIds,
-    LOG_LEVEL: 'debug',
-  });
+  const p = botProcess(emulator, db, { SHARD_COUNT: '4', SHARD_IDS: shardIds, LOG_LEVEL: 'debug' });
   procs.push(p);
   return p;
 }

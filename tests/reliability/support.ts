@@ -25,14 +25,7 @@ export async function startWorld(): Promise<World> {
     emulator,
     alias: Object.fromEntries(Object.entries(emulator.users).map(([k, v]) => [v, k])),
     bot(extra = {}) {
-      const p = new BotProcess({
-        DISCORD_TOKEN: emulator.botToken,
-        DISCORD_API_BASE: emulator.apiBase,
-        DATABASE_URL: db.url,
-        DB_POOL_SIZE: '4',
-        STONEHALL_CLOCK_URL: emulator.url,
-        ...extra,
-      });
+      const p = botProcess(emulator, db, extra);
       procs.push(p);
       return p;
     },
@@ -42,6 +35,18 @@ export async function startWorld(): Promise<World> {
       await db.drop();
     },
   };
+}
+
+/** Stonehall as its own process against this emulator and database (what `npm start` runs with a token). */
+export function botProcess(emulator: Pick<DemoEmulator, 'botToken' | 'apiBase' | 'url'>, db: Pick<TestDatabase, 'url'>, extra: Record<string, string> = {}): BotProcess {
+  return new BotProcess({
+    DISCORD_TOKEN: emulator.botToken,
+    DISCORD_API_BASE: emulator.apiBase,
+    DATABASE_URL: db.url,
+    DB_POOL_SIZE: '4',
+    STONEHALL_CLOCK_URL: emulator.url,
+    ...extra,
+  });
 }
 
 export async function until(cond: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
