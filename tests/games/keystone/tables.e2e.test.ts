@@ -42,7 +42,7 @@ describe('starting Keystone', () => {
 
     // Bob gives up with the board's Forfeit…: the autopilot takes his seat, everyone is told, the match goes on.
     const ask = await h.api.click('bob', b.id, button(b, (x) => x.label === 'Forfeit…').custom_id!);
-    expect(ask.response?.message?.content).toMatch(/the autopilot plays your seat and you rank last/);
+    expect(ask.response?.message?.content).toMatch(/autopilot plays your seat for the rest of the game, and you rank last/);
     const yes = await h.api.click('bob', ask.response!.message!.id, button(ask.response!.message!, (x) => x.label === 'Yes, forfeit').custom_id!);
     expect(yes.response?.message?.content).toMatch(/You left game #\d+: the autopilot plays your seat from now on/);
     await h.settle();
