@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasOf, startHarness, type Harness } from '../helpers/harness.ts';
 import { load } from '../games/crystallia/driver.ts';
-import { chooseFirst, contentWidth, launchBrowser, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, step, type, warmUp } from './browser.ts';
+import { chooseFirst, contentWidth, SCREENSHOTS, launchBrowser, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, step, type, warmUp } from './browser.ts';
 
 /**
  * A whole two-player game of Crystallia in the playground, as newcomers play it: Alice in a desktop
@@ -127,7 +128,10 @@ describe.skipIf(!runBrowserTests)('a whole Crystallia game in the playground, on
       await expect(board.innerText()).resolves.toMatch(/regular [+−]?\d+.* = -?\d+/);
       expect(await board.locator('button[data-cid^="cr:play:"]').count(), who).toBe(0);
       await board.scrollIntoViewIfNeeded();
-      await screenshot(page, `crystallia-end-${page === bob ? 'phone' : 'desktop'}`);
+      const where = page === bob ? 'phone' : 'desktop';
+      await screenshot(page, `crystallia-end-${where}`);
+      // The whole final picture at the size the page shows it, for a person to read.
+      await board.locator('.attachment-image img').screenshot({ path: path.join(SCREENSHOTS, `crystallia-end-picture-${where}.png`) });
       expect(page.errors, who).toEqual([]);
     }
     expect(await contentWidth(bob)).toBeLessThanOrEqual(PHONE.width);
