@@ -510,7 +510,7 @@ function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureO
     const out = seat.status === 'eliminated' ? 'out (13)' : seat.status === 'forfeited' ? 'forfeited' : '';
     const name = `${winner ? '🏆 ' : ''}${opts.names[seat.player] ?? 'player'}`;
     text(g, name, PAD + 8, y - (out ? 8 : 0), 18, INK.text, 'left', nameW - 12);
-    if (out) text(g, out, PAD + 8, y + 10, 14, OUT_INK, 'left', nameW - 12);
+    if (out) text(g, out, PAD + 8, y + 10, 16, OUT_INK, 'left', nameW - 12);
     [signed(regular), signed(penalty), signed(advanced), signed(sc.blackPoints), signed(sc.supercrystalPoints), String(sc.total)].forEach((v, i) =>
       text(g, v, PAD + nameW + colW * (i + 0.5), y, i === cols.length - 1 ? 22 : 18, i === cols.length - 1 ? (out ? OUT_INK : INK.gold) : INK.text, 'center'),
     );
