@@ -1,88 +1,142 @@
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buttons, startHarness, type Harness } from '../helpers/harness.ts';
-import { load, whoseTurn } from '../games/crystallia/driver.ts';
-import { contentWidth, launchBrowser, openPage, PHONE, runBrowserTests, screenshot, warmUp } from './browser.ts';
+import { aliasOf, startHarness, type Harness } from '../helpers/harness.ts';
+import { load } from '../games/crystallia/driver.ts';
+import { chooseFirst, contentWidth, SCREENSHOTS, launchBrowser, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, step, type, warmUp } from './browser.ts';
 
 /**
- * Crystallia's picture in the playground, on a phone-sized page (390 px): the board message shows
- * it as an image that fills the message column, and a whole turn is played in the page (Take your
- * turn, the stone and square menus, a direction, the preview picture, Confirm), after which the
- * board's picture is replaced.
+ * A whole two-player game of Crystallia in the playground, as newcomers play it: Alice in a desktop
+ * tab, Bob in a phone-sized one (390 px). Alice challenges Bob with the command form, Bob accepts,
+ * and every turn is clicked in the page (Take your turn on the board, the stone and square menus, a
+ * direction, the abilities and isolation steps, the preview picture, Confirm), always taking the
+ * first option the panel offers, until the game ends. The board's picture fills the phone's message
+ * column and is replaced after every turn; the final one shows everyone's score.
  */
 let h: Harness;
 let browser: Browser;
+type Tab = Page & { errors: string[] };
+const tabs: Record<string, Tab> = {};
 
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness();
   [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  tabs.alice = await openPage(browser, h.emulator.url, { query: '?as=alice&channel=general' });
+  tabs.bob = await openPage(browser, h.emulator.url, { tabOf: tabs.alice, query: '?as=bob&channel=general' });
+  await tabs.bob.setViewportSize(PHONE);
 });
 afterAll(async () => {
   await browser?.close();
   await h?.close();
 });
 
-const natural = (img: Locator) => img.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).complete ? (el as unknown as { naturalWidth: number }).naturalWidth : 0);
+const natural = (img: Locator) => img.evaluate((el) => ((el as unknown as { complete: boolean }).complete ? (el as unknown as { naturalWidth: number }).naturalWidth : 0));
+const boardOf = (page: Page, id: string) => page.locator(`#message-list .msg[data-id="${id}"]`);
+const actionOf = (cid: string) => cid.split(':')[1];
 
-async function choose(panel: Locator, page: Page, menu: number): Promise<void> {
-  await panel.locator('.select-face').nth(menu).click();
-  await page.getByRole('option').first().click();
+/**
+ * The next step the panel offers, read from the page: a direction, an isolation colour, skipping
+ * the abilities, then the first square or the first stone; always the first one enabled.
+ */
+async function nextStep(panel: Locator): Promise<[string, () => Promise<void>]> {
+  const cids = (sel: string) => panel.locator(sel).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { cid: string } }).dataset.cid));
+  const buttons = await cids('button[data-cid]:not([disabled])');
+  for (const a of ['dir', 'iso', 'skip']) {
+    const cid = buttons.find((c) => actionOf(c) === a);
+    if (cid) return [a, () => panel.locator(`button[data-cid="${cid}"]`).click()];
+  }
+  const menus = await cids('.select[data-cid]:not(.is-disabled)');
+  for (const a of ['sq', 'stone']) {
+    const cid = menus.find((c) => actionOf(c) === a);
+    if (cid) return [a, () => chooseFirst(panel.locator(`.select[data-cid="${cid}"]`))];
+  }
+  throw new Error(`the panel offers nothing to do: ${await panel.innerText()}`);
 }
 
-describe.skipIf(!runBrowserTests)('the playground shows Crystallia\'s picture, on a phone', () => {
-  it('the board picture fills the message column, and a whole turn is played in the page', async () => {
-    const c = await h.api.command({ user: 'alice', channel: 'general', name: 'crystallia', options: { subcommand: 'join', opponent: 'bob' } });
-    const cm = c.response!.message!;
-    await h.api.click('bob', cm.id, buttons(cm).find((b) => b.label === 'Accept')!.custom_id!);
-    await h.settle();
+describe.skipIf(!runBrowserTests)('a whole Crystallia game in the playground, one player on a phone', () => {
+  it('Alice challenges Bob in the page; every turn is clicked to the end; the picture reads on a phone', async () => {
+    const alice = tabs.alice!;
+    const bob = tabs.bob!;
+    await type(alice, '/crystallia jo');
+    await alice.locator('.slash-item', { hasText: '/crystallia join' }).click();
+    // Every option of /crystallia join is optional, so folded until clicked.
+    await alice.locator('label.opt-folded[data-opt="opponent"]').click();
+    await alice.locator('.option-item', { hasText: 'Bob' }).click();
+    await alice.keyboard.press('Enter');
+    const invite = message(bob, /challenges you to \*?\*?Crystallia/);
+    await bob.bringToFront();
+    await invite.getByRole('button', { name: 'Accept' }).click();
+    await expect.poll(() => h.db.prisma.game.count({ where: { kind: 'crystallia' } }), { timeout: 10_000 }).toBe(1);
     const gameId = (await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'crystallia' } })).id;
-    const who = (await whoseTurn(h, gameId))!;
-    const page = await openPage(browser, h.emulator.url, { viewport: PHONE, query: `?as=${who}&channel=general` });
-    const board = page.locator(`#message-list .msg[data-id="${cm.id}"]`);
-    const img = board.locator('.attachment-image img');
-    await expect.poll(() => natural(img)).toBe(720);
-    const box = (await img.boundingBox())!;
-    // As wide as a phone's message column allows (about 330 px of 390): readable, never cut.
+    const boardId = (await load(h, gameId)).game.boardMessageId!;
+
+    // On the phone, the board's picture is as wide as the message column allows (about 330 px of 390): readable, never cut.
+    const phoneImg = boardOf(bob, boardId).locator('.attachment-image img');
+    await expect.poll(() => natural(phoneImg), { timeout: 10_000 }).toBe(720);
+    const box = (await phoneImg.boundingBox())!;
     expect(box.width).toBeGreaterThan(300);
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
-    expect(await contentWidth(page)).toBeLessThanOrEqual(PHONE.width);
-    await img.scrollIntoViewIfNeeded();
-    await screenshot(page, 'crystallia-board-phone');
-    const before = await img.getAttribute('src');
+    expect(await contentWidth(bob)).toBeLessThanOrEqual(PHONE.width);
+    await phoneImg.scrollIntoViewIfNeeded();
+    await screenshot(bob, 'crystallia-board-phone');
 
-    // Take your turn: the panel is ephemeral, for this player only.
-    await board.getByRole('button', { name: 'Take your turn' }).click();
-    const panel = page.locator('#message-list .msg.msg-ephemeral').last();
-    await panel.getByText(/Your turn|Your second turn/).waitFor();
-    await choose(panel, page, 0);
-    await panel.getByText(/Where does its first half/).waitFor();
-    await choose(panel, page, 0);
-    await panel.getByText(/first half on \*?\*?[A-F]\d/).waitFor().catch(() => panel.getByText(/Where does the second half/).waitFor());
-    await panel.locator('button:not([disabled])', { hasText: /^[→↓←↑]/ }).first().click();
-    for (let k = 0; k < 6; k++) {
-      const confirm = panel.getByRole('button', { name: 'Confirm' });
-      if (await confirm.isVisible().catch(() => false)) break;
-      const skip = panel.getByRole('button', { name: /^Skip / });
-      const colour = panel.locator('button', { hasText: /^(🟥|🟦|🟩|🟪)/ });
-      if (await skip.isVisible().catch(() => false)) await skip.click();
-      else if (await colour.first().isVisible().catch(() => false)) await colour.first().click();
-      await page.waitForTimeout(200);
+    let turns = 0;
+    const previewed = new Set<string>();
+    for (;;) {
+      const { game, state } = await load(h, gameId);
+      if (state.outcome) break;
+      expect(++turns, 'a game of Crystallia ends within 60 turns').toBeLessThan(60);
+      const who = aliasOf(h, state.turn!.player);
+      const page = tabs[who]!;
+      await page.bringToFront();
+      const board = boardOf(page, boardId);
+      const img = board.locator('.attachment-image img');
+      // The page shows the board as it is now (its picture and its button carry the game's version).
+      await expect.poll(() => img.getAttribute('src'), { timeout: 10_000 }).toContain(`-v${game.version}.png`);
+      const panel = await opensPanel(page, () => board.locator(`button[data-cid="cr:play:${gameId}:${game.version}"]`).click());
+      await panel.getByText(/Your turn|Your second turn/).waitFor();
+      const steps: string[] = [];
+      while (!(await panel.getByRole('button', { name: 'Confirm' }).count())) {
+        expect(steps.length, `a turn in ${steps.length} steps: ${steps.join(', ')}`).toBeLessThan(12);
+        const [name, act] = await nextStep(panel);
+        steps.push(name);
+        await step(panel, act);
+      }
+      await panel.getByText('Preview, not played yet').waitFor();
+      if (!previewed.has(who)) {
+        // Each player's first preview: the picture of the result, full size, before anything is played.
+        previewed.add(who);
+        const preview = panel.locator('.attachment-image img');
+        await expect.poll(() => natural(preview), { timeout: 10_000 }).toBe(720);
+        await preview.scrollIntoViewIfNeeded();
+        await screenshot(page, `crystallia-preview-${page === bob ? 'phone' : 'desktop'}`);
+      }
+      await step(panel, () => panel.getByRole('button', { name: 'Confirm' }).click());
+      await expect(panel.innerText()).resolves.toMatch(/✅ Played in Crystallia/);
+      expect((await load(h, gameId)).game.version).toBeGreaterThan(game.version);
     }
-    await panel.getByText('Preview, not played yet').waitFor();
-    const preview = panel.locator('.attachment-image img');
-    await expect.poll(() => natural(preview)).toBe(720);
-    await preview.scrollIntoViewIfNeeded();
-    await screenshot(page, 'crystallia-preview-phone');
-    const version = (await load(h, gameId)).game.version;
-    await panel.getByRole('button', { name: 'Confirm' }).click();
-    await panel.getByText(/✅ Played in Crystallia/).waitFor();
-    await h.settle();
-    expect((await load(h, gameId)).game.version).toBeGreaterThan(version);
-    // The board's picture was replaced by the new one.
-    await expect.poll(() => img.getAttribute('src')).not.toBe(before);
-    await expect.poll(() => natural(img)).toBe(720);
-    expect(page.errors).toEqual([]);
-    await page.context().close();
-  }, 120_000);
+
+    const { game, state } = await load(h, gameId);
+    expect(game.status).toBe('finished');
+    expect(previewed.size).toBe(2);
+    // The end, in both tabs: the last picture, and each player's score broken down beside it.
+    for (const [who, page] of Object.entries(tabs)) {
+      const board = boardOf(page, boardId);
+      await expect.poll(() => board.locator('.attachment-image img').getAttribute('src'), { timeout: 10_000 }).toContain(`-v${game.version}.png`);
+      await expect.poll(() => natural(board.locator('.attachment-image img')), { timeout: 10_000 }).toBe(720);
+      await expect(board.innerText()).resolves.toMatch(/regular [+−]?\d+.* = -?\d+/);
+      expect(await board.locator('button[data-cid^="cr:play:"]').count(), who).toBe(0);
+      await board.scrollIntoViewIfNeeded();
+      const where = page === bob ? 'phone' : 'desktop';
+      await screenshot(page, `crystallia-end-${where}`);
+      // The whole final picture at the size the page shows it, for a person to read.
+      await board.locator('.attachment-image img').screenshot({ path: path.join(SCREENSHOTS, `crystallia-end-picture-${where}.png`) });
+      expect(page.errors, who).toEqual([]);
+    }
+    expect(await contentWidth(bob)).toBeLessThanOrEqual(PHONE.width);
+    expect(Object.keys(state.platforms)).toHaveLength(2);
+    expect((await h.api.rejections()).rejections).toEqual([]);
+    console.log(`Crystallia in the browser: ${turns} turns`);
+  }, 240_000);
 });

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeystoneState } from '../../src/games/keystone/engine/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
-import { actAs, launchBrowser, message, openChannel, openPage, runBrowserTests, screenshot, type, warmUp } from './browser.ts';
+import { actAs, chooseFirst, contentWidth, launchBrowser, message, openChannel, openPage, opensPanel, PHONE, runBrowserTests, screenshot, SCREENSHOTS, step, type, warmUp } from './browser.ts';
 
 /**
  * Three tabs of the playground, as Alice, Bob and Carol, start a Keystone match with the slash
@@ -30,18 +31,11 @@ afterAll(async () => {
 const board = (page: Page): Locator => page.locator('#message-list .msg').filter({ has: page.locator('.embed-title', { hasText: /^Keystone #\d+$/ }) });
 const NAMES = ['Alice', 'Bob', 'Carol'] as const;
 
-async function gameState(): Promise<KeystoneState & { id: number }> {
+async function gameState(): Promise<KeystoneState & { id: number; version: number }> {
   const g = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'keystone' } });
-  return { ...(g.state as unknown as KeystoneState), id: g.id };
+  return { ...(g.state as unknown as KeystoneState), id: g.id, version: g.version };
 }
 const nameOf = (s: KeystoneState, seat: number) => NAMES[(['alice', 'bob', 'carol'] as const).findIndex((a) => h.emulator.users[a] === s.players[seat])]!;
-
-/** Chooses the first option of a select menu in `scope` (the page's dropdown). */
-async function chooseFirst(scope: Locator, placeholder: RegExp): Promise<void> {
-  const menu = scope.locator('.select-face', { hasText: placeholder }).first();
-  await menu.click();
-  await scope.getByRole('option').first().click();
-}
 
 describe.skipIf(!runBrowserTests)('the playground in Chromium: a Keystone match in three tabs', () => {
   it('Alice names Bob and Carol with the command form; both accept in their tabs', async () => {
@@ -125,4 +119,54 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: a Keystone match 
     for (const n of NAMES) expect(tabs[n]!.errors, n).toEqual([]);
     expect((await h.api.state()).rejections).toEqual([]);
   }, 90_000);
+
+  it('they play on to the end of the match (both games) by clicking, Carol on a phone: My hand and its first card, Auto-place', async () => {
+    await tabs.Carol!.setViewportSize(PHONE);
+    let plays = 0;
+    let placements = 0;
+    for (;;) {
+      const s = await gameState();
+      if (s.phase === 'over') break;
+      expect(plays + placements, 'a match is 72 plays and 24 placements').toBeLessThan(100);
+      const page = tabs[nameOf(s, s.turn)]!;
+      await page.bringToFront();
+      const b = board(page);
+      if (s.phase === 'play') {
+        // My hand reads the hand as it is now (its button carries no version).
+        const panel = await opensPanel(page, () => b.locator(`button[data-cid="ks:hand:${s.id}"]`).click());
+        await step(panel, () => chooseFirst(panel, /Play a card/));
+        await expect(panel.innerText()).resolves.toMatch(/You played/);
+        plays++;
+      } else {
+        // The board as it is now: Place won cards… carries the game's version (an older board's is refused).
+        const panel = await opensPanel(page, () => b.locator(`button[data-cid="ks:place:${s.id}:${s.version}"]`).click());
+        await step(panel, () => panel.getByRole('button', { name: 'Auto-place…' }).click());
+        await expect(panel.innerText()).resolves.toMatch(/would place/);
+        await step(panel, () => panel.getByRole('button', { name: /Auto-place$/ }).click());
+        await expect(panel.innerText()).resolves.toMatch(/✅ Auto-placed/);
+        placements++;
+      }
+      expect((await gameState()).version).toBeGreaterThan(s.version);
+    }
+    // Two tricks were played above: 22 tricks of 3 cards and their placements here.
+    expect(plays).toBe(66);
+    expect(placements).toBe(22);
+    const final = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'keystone' } });
+    expect(final.status).toBe('finished');
+    for (const n of NAMES) {
+      const page = tabs[n]!;
+      const b = board(page);
+      await b.getByText(/Match over/).first().waitFor();
+      expect(await b.locator('button[data-cid^="ks:hand:"]').count(), n).toBe(0);
+      expect(page.errors, n).toEqual([]);
+    }
+    for (const [n, where] of [['Alice', 'desktop'], ['Carol', 'phone']] as const) {
+      const page = tabs[n]!;
+      await board(page).scrollIntoViewIfNeeded();
+      await screenshot(page, `keystone-end-${where}`);
+      await board(page).screenshot({ path: path.join(SCREENSHOTS, `keystone-end-board-${where}.png`) });
+    }
+    expect(await contentWidth(tabs.Carol!)).toBeLessThanOrEqual(PHONE.width);
+    expect((await h.api.state()).rejections).toEqual([]);
+  }, 240_000);
 });

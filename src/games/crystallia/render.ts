@@ -479,6 +479,9 @@ function drawLegend(g: Ctx, L: Layout): void {
   text(g, 'last stone', x + 112, y, 16, INK.text);
 }
 
+/** The colour of a player who is out of the running (out at 13, forfeited), as on their platform panel. */
+export const OUT_INK = '#f28b82';
+
 /** At the end the pyramid is empty: its place shows the final scores, itemised. */
 function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureOptions): void {
   const top = L.card(0, 0).y - PYRAMID_HEAD;
@@ -502,10 +505,26 @@ function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureO
     const penalty = sc.colours.reduce((a, c) => a + c.penalty, 0);
     const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
     const winner = view.outcome?.winners.includes(seat.player);
-    text(g, `${winner ? '🏆 ' : ''}${opts.names[seat.player] ?? 'player'}`, PAD + 8, y, 18, INK.text, 'left', nameW - 12);
+    // A player who went out (13 of a colour) or forfeited ranks below everyone whatever their total:
+    // the row says so, and its total is struck in red, so a higher number that lost reads at a glance.
+    const out = seat.status === 'eliminated' ? 'out (13)' : seat.status === 'forfeited' ? 'forfeited' : '';
+    const name = `${winner ? '🏆 ' : ''}${opts.names[seat.player] ?? 'player'}`;
+    text(g, name, PAD + 8, y - (out ? 8 : 0), 18, INK.text, 'left', nameW - 12);
+    if (out) text(g, out, PAD + 8, y + 10, 16, OUT_INK, 'left', nameW - 12);
     [signed(regular), signed(penalty), signed(advanced), signed(sc.blackPoints), signed(sc.supercrystalPoints), String(sc.total)].forEach((v, i) =>
-      text(g, v, PAD + nameW + colW * (i + 0.5), y, i === cols.length - 1 ? 22 : 18, i === cols.length - 1 ? INK.gold : INK.text, 'center'),
+      text(g, v, PAD + nameW + colW * (i + 0.5), y, i === cols.length - 1 ? 22 : 18, i === cols.length - 1 ? (out ? OUT_INK : INK.gold) : INK.text, 'center'),
     );
+    if (out) {
+      const x = PAD + nameW + colW * (cols.length - 0.5);
+      g.font = font(22);
+      const w = g.measureText(String(sc.total)).width / 2 + 4;
+      g.strokeStyle = OUT_INK;
+      g.lineWidth = 2;
+      g.beginPath();
+      g.moveTo(x - w, y);
+      g.lineTo(x + w, y);
+      g.stroke();
+    }
   });
 }
 
@@ -627,7 +646,7 @@ function drawSeat(g: Ctx, view: CrystalliaView, L: Layout, k: number, opts: Pict
             : view.flip?.waitingFor.includes(seat.player)
               ? '▶ choosing flips'
               : '';
-  const statusColour = seat.status === 'eliminated' || seat.status === 'forfeited' ? '#f28b82' : INK.gold;
+  const statusColour = seat.status === 'eliminated' || seat.status === 'forfeited' ? OUT_INK : INK.gold;
   text(g, status, r.x + 12, r.y + 88, 17, statusColour, 'left', INFO_W - 16);
   // Blacks, supercrystals and talismans taken: the rest of the score, on the last line.
   let x = r.x + 12;

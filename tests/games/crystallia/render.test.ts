@@ -1,7 +1,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { crystallia, type Colour, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
-import { INK, layout, pictureFor, renderPicture, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
+import { INK, layout, OUT_INK, pictureFor, renderPicture, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
 import { avail, boardOf, hexSeed, place, play, position, sq, THREE } from './helpers.ts';
 
 /**
@@ -141,6 +141,29 @@ describe('the picture', () => {
       expect(png.readUInt32BE(20)).toBe(layout(players).height);
       expect(layout(players).height).toBeLessThan(1600);
     }
+  });
+
+  it('marks in the final scores a player who went out: their higher total, in red and struck, is no win', async () => {
+    let s = crystallia.setup({ players: ['a', 'b'], seed: hexSeed(2), options: { advanced: false } });
+    let x = 7;
+    const r = () => ((x = (x * 48271) % 2147483647) / 2147483647);
+    while (!s.outcome) {
+      const p = crystallia.awaiting(s)[0]!;
+      const ms = crystallia.legalMoves(s, p);
+      s = crystallia.apply(s, p, ms[Math.floor(r() * ms.length)]!);
+    }
+    const end = crystallia.view(s, null);
+    const as = (status: 'playing' | 'eliminated'): CrystalliaView => ({ ...end, seats: end.seats.map((seat, i) => ({ ...seat, status: i === 1 ? status : 'playing' })) });
+    const L = layout(2);
+    // The final scores take the pyramid's place: count the red of "out" there.
+    const red = async (v: CrystalliaView) => {
+      const px = await pixels(renderPicture(v, { names: { a: 'Ann', b: 'Ben' }, title: 'x' }));
+      let n = 0;
+      for (let y = L.card(0, 0).y - 40; y < L.card(2, 0).y + 40; y++) for (let x = 0; x < WIDTH; x += 2) if (px.at({ x, y }) === OUT_INK) n++;
+      return n;
+    };
+    expect(await red(as('playing'))).toBe(0);
+    expect(await red(as('eliminated'))).toBeGreaterThan(40);
   });
 
   it('draws player names in any script, with colour emoji', async () => {
