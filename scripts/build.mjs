@@ -2,7 +2,7 @@
 // Builds what `npm start` runs: src/main.ts and everything it imports, bundled by esbuild into
 // plain JavaScript under dist/ (packages stay in node_modules, but for the workspace's own). Running built JavaScript saves the
 // tsx loader's memory and start-up time; tsx stays for development, tests, scripts and the bench.
-// esbuild comes with tsx (a dependency), so `npm install` on a fresh clone brings it.
+// esbuild is a dependency of its own (pinned to the version tsx uses, so there is one copy).
 //
 // Modules that find files next to themselves (the migrations, the emulator's page, the generated
 // Prisma client) keep doing so: each module's `import.meta.url` is its source file's address
