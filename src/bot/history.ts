@@ -98,7 +98,10 @@ export function withRecentOnBoard(payload: MessagePayload, lines: string[]): Mes
     if (description.length > 4096 || total > 6000) return payload;
     return { ...payload, embeds: [{ ...first, description }, ...rest] };
   }
-  const content = [payload.content, text].filter(Boolean).join('\n');
+  // Above a closing footer (Discord's small `-# ` text, e.g. a game's fair-dice line), not under it.
+  const lines0 = (payload.content ?? '').split('\n');
+  const footer = lines0.length > 1 && lines0.at(-1)!.startsWith('-# ') ? [lines0.pop()!] : [];
+  const content = [lines0.join('\n'), text, ...footer].filter(Boolean).join('\n');
   return content.length <= 2000 ? { ...payload, content } : payload;
 }
 

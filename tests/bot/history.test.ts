@@ -10,6 +10,8 @@ describe('recent moves in a message', () => {
       { title: 'other' },
     ]);
     expect(withRecentOnBoard({ content: 'A board in text' }, ['A', 'B']).content).toBe('A board in text\n**Last moves:**\n• A.\n• B.');
+    // A closing footer (Discord's small text, a game's fair-dice line) stays last.
+    expect(withRecentOnBoard({ content: 'A board\n-# Fair dice: commitment abc' }, ['A']).content).toBe('A board\n**Last move:** A.\n-# Fair dice: commitment abc');
     expect(withRecentOnBoard(board, [])).toBe(board);
   });
 
