@@ -98,6 +98,8 @@ export function withClockControls(payload: MessagePayload, snap: Pick<GameSnapsh
     out = { ...out, content: [out.content, ...lines].filter(Boolean).join('\n').slice(0, 2000), allowed_mentions: out.allowed_mentions ?? { parse: [] } };
   }
   if (game.practice || game.seats.filter((s) => !s.autopilot).length < 2) return out;
+  // Nobody's clock runs (Krellstones rolling by itself): there is nobody to nudge.
+  if (!game.seats.some((s) => s.deadlineAt !== null && !s.autopilot)) return out;
   const nudge = { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:nudge', game.id), label: 'Nudge', emoji: { name: '👋' } } as const;
   const rows = out.components ?? [];
   const last = rows.at(-1);

@@ -7,7 +7,12 @@ import type { GameSnapshot } from '../../src/services/games.ts';
 /** What the platform adds to every running board: the vacation line and the Nudge button, within Discord's 5 rows of 5. */
 const button = (n: number) => ({ type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: `x:${n}`, label: `B${n}` }) as const;
 const row = (count: number) => ({ type: ComponentType.ActionRow, components: Array.from({ length: count }, (_, i) => button(i)) }) as NonNullable<MessagePayload['components']>[number];
-const seat = (playerId: string, o: { autopilot?: boolean; vacationUntil?: Date | null } = {}) => ({ playerId, autopilot: o.autopilot ?? false, vacationUntil: o.vacationUntil ?? null });
+const seat = (playerId: string, o: { autopilot?: boolean; vacationUntil?: Date | null; deadlineAt?: Date | null } = {}) => ({
+  playerId,
+  autopilot: o.autopilot ?? false,
+  vacationUntil: o.vacationUntil ?? null,
+  deadlineAt: o.deadlineAt === undefined ? new Date('2030-01-01T00:00:00Z') : o.deadlineAt,
+});
 const snap = (o: { status?: string; practice?: boolean; seats?: ReturnType<typeof seat>[] } = {}) =>
   ({ game: { id: 7, status: o.status ?? 'active', practice: o.practice ?? false, seats: o.seats ?? [seat('1'), seat('2')] } }) as unknown as Pick<GameSnapshot, 'game'>;
 const labels = (p: MessagePayload) => (p.components ?? []).map((r) => r.components.map((c) => ('label' in c ? c.label : '?')));
@@ -28,6 +33,8 @@ describe('clock controls on a board', () => {
     expect(withClockControls({ components: [] }, snap({ status: 'finished' })).components).toEqual([]);
     expect(withClockControls({ components: [] }, snap({ practice: true })).components).toEqual([]);
     expect(withClockControls({ components: [] }, snap({ seats: [seat('1'), seat('autopilot-1', { autopilot: true })] })).components).toEqual([]);
+    // Nobody on the clock (a game advancing by itself, as Krellstones rolls): nobody to nudge.
+    expect(withClockControls({ components: [] }, snap({ seats: [seat('1', { deadlineAt: null }), seat('2', { deadlineAt: null })] })).components).toEqual([]);
   });
 
   it('a player on vacation is named under the board, without pinging anyone', () => {
