@@ -1,8 +1,22 @@
 import type { z } from 'zod';
-import type { Tx } from '../db/client.ts';
 import type { AnyEngine, PlayerId } from '../kernel/types.ts';
-import type { ServiceContext } from './context.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/client.ts';
+import type { Logger } from '../log.ts';
 import { UserError } from './errors.ts';
+
+/** What every service call needs. Services take it as their first argument. */
+export interface ServiceContext {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** The games this Stonehall runs (src/games/index.ts); services never import a game themselves. */
+  games: GameRegistry;
+  /** Called after a transaction that wrote outbox rows commits (wakes the dispatcher). */
+  onOutbox?: () => void;
+  /** Tests only: where new games' seeds come from (real games draw 32 random bytes). */
+  seeds?: () => string;
+}
 
 /**
  * What the services know of a game: its engine and the facts the platform needs to run it for
@@ -10,6 +24,7 @@ import { UserError } from './errors.ts';
  * and owned assets it uses). Services receive these in the context's registry and never import a
  * particular game; src/games/index.ts is the one list.
  */
+
 export interface ItemDef {
   /** Inventory item id, e.g. `loaded-die`. */
   id: string;

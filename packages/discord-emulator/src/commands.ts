@@ -5,7 +5,9 @@
  */
 import type { APIApplicationCommandOption } from 'discord-api-types/v10';
 import { ApiError, FormErrors, type FieldPath } from './errors.ts';
-import type { CommandRecord, EmulatorState } from './state.ts';
+import type { CommandInput, CommandRecord, EmulatorState } from './state.ts';
+
+export type { CommandInput } from './state.ts';
 
 export const CommandType = { ChatInput: 1, User: 2, Message: 3, PrimaryEntryPoint: 4 } as const;
 
@@ -35,21 +37,6 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 function validName(name: unknown): name is string {
   return typeof name === 'string' && NAME_RE.test(name) && name === name.toLowerCase();
-}
-
-/** The validated content of one command, before ids are assigned. */
-export interface CommandInput {
-  type: number;
-  name: string;
-  description: string;
-  options: APIApplicationCommandOption[];
-  defaultMemberPermissions: string | null;
-  dmPermission: boolean;
-  contexts: number[] | null;
-  integrationTypes: number[];
-  nsfw: boolean;
-  nameLocalizations: Record<string, string> | null;
-  descriptionLocalizations: Record<string, string> | null;
 }
 
 function checkLength(errors: FormErrors, path: FieldPath, v: unknown, min: number, max: number): void {

@@ -14,7 +14,6 @@ import type {
   APIMessageTopLevelComponent,
 } from 'discord-api-types/v10';
 import type { EmulatorClock } from './clock.ts';
-import type { CommandInput } from './commands.ts';
 import type { ErrorTree } from './errors.ts';
 import { channelPermissions, basePermissions, DM_PERMISSIONS, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
 import { compareSnowflakes, SnowflakeGenerator } from './snowflake.ts';
@@ -122,6 +121,21 @@ export interface MessageRecord {
   visibleTo: string | null;
   reactions: ReactionRecord[];
   pinned: boolean;
+}
+
+/** The validated content of one command, before ids are assigned. */
+export interface CommandInput {
+  type: number;
+  name: string;
+  description: string;
+  options: APIApplicationCommandOption[];
+  defaultMemberPermissions: string | null;
+  dmPermission: boolean;
+  contexts: number[] | null;
+  integrationTypes: number[];
+  nsfw: boolean;
+  nameLocalizations: Record<string, string> | null;
+  descriptionLocalizations: Record<string, string> | null;
 }
 
 export interface CommandRecord extends CommandInput {
