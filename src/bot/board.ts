@@ -60,12 +60,14 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
 }
 
 /**
- * The public board with its last move in words (src/bot/history.ts) and the game's running timers
- * (Krellstones shows when the next roll falls due): whoever draws the board (the outbox, or a
- * click that edits it in place) draws the same thing.
+ * The public board with its last move in words (src/bot/history.ts) and, for a game whose board
+ * shows them (`boardTimers`: Krellstones' next roll), its running timers: whoever draws the board
+ * (the outbox, or a click that edits it in place) draws the same thing, and other games' boards
+ * cost no read of their jobs.
  */
 export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
-  const [lines, timers] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), boardTimers(ctx, snap.game)]);
+  const shows = games.require(snap.game.kind).boardTimers === true;
+  const [lines, timers] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), shows ? boardTimers(ctx, snap.game) : []]);
   return withRecentOnBoard(boardFor(games, snap, names, { timers }), lines);
 }
 

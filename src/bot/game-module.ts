@@ -42,7 +42,7 @@ export interface BoardMeta {
   timedOut?: string[];
   /**
    * The game's running timers and when they fall due (a phase that advances by itself: the next
-   * automatic roll), when the board is drawn from the database (the outbox's edits).
+   * automatic roll), for a game whose module sets `boardTimers`.
    */
   timers?: Array<{ key: string; player?: string; dueAt: Date }>;
 }
@@ -268,6 +268,8 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
   present: GamePresenter<View>;
   ids: GameIds;
   routes: Record<string, RouteDef<View, Move>>;
+  /** Its board shows when its own timers fall due (BoardMeta.timers): read for such games only. */
+  boardTimers?: boolean;
   /** A short "How to play", shown by `/<game> help` and linked from the board. */
   howToPlay: string;
   /**

@@ -38,6 +38,8 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   preparePractice,
   checkIntent,
   present,
+  // The board says when the next automatic roll falls due.
+  boardTimers: true,
   describeMove,
   ids,
   routes,
