@@ -259,50 +259,52 @@ export async function checkJoin(ctx: ServiceContext, guildId: string, playerId: 
   if (other && other.id !== tableId) throw new UserError('krellstones/already-at-table', `You are already at table #${other.id}: leave it first (\`/krellstones abandon\`).`);
 }
 
-/** `select`: adds a stone to what the player brings (refused: not theirs, in a game, already chosen, the type full). */
-export async function selectStone(ctx: ServiceContext, input: { guildId: string; userId: string; stone: string }): Promise<{ table: TableWithSeats; stone: string }> {
-  const table = await ownTable(ctx, input.guildId, input.userId);
+/**
+ * Changes what the player brings at `table` about one of their stones, named by number or alias
+ * (`free`: refused while a game uses it): `change` gets the seat's data, the stone, its id and name,
+ * and every stone the player owns (read once). Returns the table and the stone's name.
+ */
+async function changeForStone(
+  ctx: ServiceContext,
+  input: { guildId: string; userId: string; stone: string },
+  table: TableWithSeats,
+  free: boolean,
+  change: (data: SeatData, stone: Stone, id: string, name: string, stones: Stone[]) => SeatData,
+): Promise<{ table: TableWithSeats; stone: string }> {
   let name = '';
   const updated = await changeSeat(ctx, {
     tableId: table.id,
     guildId: input.guildId,
     userId: input.userId,
     async change(tx, seat) {
-      const data = seatData(seat.data);
-      const s = findStone(await stonesOf(tx, ctx, input.guildId, input.userId), input.stone);
-      requireFree(s);
-      name = ownedStoneName(s);
-      const id = String(s.id);
-      if (data.stones.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is already selected.`);
-      if (data.sideboard.includes(id)) throw new UserError('krellstones/on-sideboard', `Your ${name} is on your sideboard: remove it from there first.`);
       const stones = await stonesOf(tx, ctx, input.guildId, input.userId);
-      const sameType = data.stones.filter((x) => stones.find((t) => String(t.id) === x)?.data.type === s.data.type);
-      const max = LOADOUT[s.data.type];
-      if (sameType.length >= max) throw new UserError('krellstones/too-many', `A game takes ${max} ${typeName(s.data.type, max)} and you selected ${sameType.length}: unselect one first.`);
-      return { ...data, stones: [...data.stones, id] };
+      const s = findStone(stones, input.stone);
+      if (free) requireFree(s);
+      name = ownedStoneName(s);
+      return change(seatData(seat.data), s, String(s.id), name, stones);
     },
   });
   return { table: updated, stone: name };
 }
 
+/** `select`: adds a stone to what the player brings (refused: not theirs, in a game, already chosen, the type full). */
+export async function selectStone(ctx: ServiceContext, input: { guildId: string; userId: string; stone: string }): Promise<{ table: TableWithSeats; stone: string }> {
+  return changeForStone(ctx, input, await ownTable(ctx, input.guildId, input.userId), true, (data, s, id, name, stones) => {
+    if (data.stones.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is already selected.`);
+    if (data.sideboard.includes(id)) throw new UserError('krellstones/on-sideboard', `Your ${name} is on your sideboard: remove it from there first.`);
+    const sameType = data.stones.filter((x) => stones.find((t) => String(t.id) === x)?.data.type === s.data.type);
+    const max = LOADOUT[s.data.type];
+    if (sameType.length >= max) throw new UserError('krellstones/too-many', `A game takes ${max} ${typeName(s.data.type, max)} and you selected ${sameType.length}: unselect one first.`);
+    return { ...data, stones: [...data.stones, id] };
+  });
+}
+
 /** `unselect`: removes a chosen stone (or one from the sideboard). */
 export async function unselectStone(ctx: ServiceContext, input: { guildId: string; userId: string; stone: string }): Promise<{ table: TableWithSeats; stone: string }> {
-  const table = await ownTable(ctx, input.guildId, input.userId);
-  let name = '';
-  const updated = await changeSeat(ctx, {
-    tableId: table.id,
-    guildId: input.guildId,
-    userId: input.userId,
-    async change(tx, seat) {
-      const data = seatData(seat.data);
-      const s = findStone(await stonesOf(tx, ctx, input.guildId, input.userId), input.stone);
-      name = ownedStoneName(s);
-      const id = String(s.id);
-      if (!data.stones.includes(id) && !data.sideboard.includes(id)) throw new UserError('krellstones/not-selected', `Your ${name} is not selected.`);
-      return { ...data, stones: data.stones.filter((x) => x !== id), sideboard: data.sideboard.filter((x) => x !== id) };
-    },
+  return changeForStone(ctx, input, await ownTable(ctx, input.guildId, input.userId), false, (data, _s, id, name) => {
+    if (!data.stones.includes(id) && !data.sideboard.includes(id)) throw new UserError('krellstones/not-selected', `Your ${name} is not selected.`);
+    return { ...data, stones: data.stones.filter((x) => x !== id), sideboard: data.sideboard.filter((x) => x !== id) };
   });
-  return { table: updated, stone: name };
 }
 
 /** Replaces the selection of one type (the menus by type): `ids` are asset ids of the player's stones. */
@@ -332,24 +334,13 @@ export async function sideboardAdd(ctx: ServiceContext, input: { guildId: string
   const table = await ownTable(ctx, input.guildId, input.userId);
   const options = optionsSchema.parse(table.options);
   if (options.sideboard === 'off') throw new UserError('krellstones/no-sideboard', `The host has not turned the sideboard on for table #${table.id}${table.hostId === input.userId ? ' (you can: `/krellstones rules sideboard:`)' : ''}.`);
-  let name = '';
-  const updated = await changeSeat(ctx, {
-    tableId: table.id,
-    guildId: input.guildId,
-    userId: input.userId,
-    async change(tx, seat) {
-      const data = seatData(seat.data);
-      const s = findStone(await stonesOf(tx, ctx, input.guildId, input.userId), input.stone);
-      requireFree(s);
-      name = ownedStoneName(s);
-      const id = String(s.id);
-      if (data.sideboard.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is already on your sideboard.`);
-      if (data.stones.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is selected to play: unselect it first to put it on your sideboard.`);
-      if (data.sideboard.length >= (options.sideboard as number)) throw new UserError('krellstones/sideboard-full', `Your sideboard is full (${options.sideboard} stones).`);
-      return { ...data, sideboard: [...data.sideboard, id] };
-    },
+  const size = options.sideboard;
+  return changeForStone(ctx, input, table, true, (data, _s, id, name) => {
+    if (data.sideboard.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is already on your sideboard.`);
+    if (data.stones.includes(id)) throw new UserError('krellstones/already-selected', `Your ${name} is selected to play: unselect it first to put it on your sideboard.`);
+    if (data.sideboard.length >= size) throw new UserError('krellstones/sideboard-full', `Your sideboard is full (${size} stones).`);
+    return { ...data, sideboard: [...data.sideboard, id] };
   });
-  return { table: updated, stone: name };
 }
 
 /** The host's rules before the start (any of them; the others stay). */
