@@ -79,9 +79,17 @@ export async function startMemory(database: 'postgres' | 'embedded' | 'bot-alone
   }
 }
 
+/** Node's flags in package.json's start script (`node <flags> scripts/start.mjs`): the bench runs the bot as `npm start` does. */
+async function startFlags(): Promise<string[]> {
+  const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } };
+  const m = /^node\s+(.*?)\s*scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
+  if (!m) throw new Error(`package.json's start script is not "node [flags] scripts/start.mjs": ${pkg.scripts.start}`);
+  return m[1] ? m[1].split(/\s+/) : [];
+}
+
 async function runStart(env: NodeJS.ProcessEnv, settleMs: number, ready = 'Stonehall is running'): Promise<{ rssMiB: number; startMs: number }> {
   const t = performance.now();
-  const proc = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...(await startFlags()), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   try {
     await new Promise<void>((resolve, reject) => {
