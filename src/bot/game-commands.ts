@@ -318,7 +318,7 @@ export async function practiceCommand(interaction: ChatInputCommandInteraction, 
     bots: bots ?? module.engine.minPlayers - 1,
   });
   await interaction.reply({
-    content: `🤖 Practice ${module.title} #${game.id} against the autopilot: the board follows in this channel, and your turns come by DM. It counts on no leaderboard.`,
+    content: `🤖 Practice ${module.title} #${game.id} against the autopilot: the board follows in this channel, and your turns come by DM (or as a mention here if your DMs are closed). It counts on no leaderboard.`,
     flags: EPHEMERAL,
   });
 }
