@@ -218,6 +218,7 @@ export async function forfeitCommand(interaction: ChatInputCommandInteraction, d
   const guildId = requireGuild(interaction);
   const id = await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind, gameId });
   const { game } = await getGame(deps.ctx, id, guildId);
+  requireKind(deps, module, game, 'forfeit');
   if (!game.seats.some((s) => s.playerId === interaction.user.id && !s.autopilot)) {
     throw new UserError('game/not-participant', `You are not playing in game #${id}.`);
   }
@@ -269,9 +270,17 @@ export async function viewCommand(interaction: ChatInputCommandInteraction, deps
   const guildId = requireGuild(interaction);
   const id = gameId ?? (await resolveOwnGame(deps.ctx, { guildId, userId: interaction.user.id, kind: module.kind }));
   const snap = await getGame(deps.ctx, id, guildId);
+  requireKind(deps, module, snap.game, 'view');
   // A spectator view for everyone (participants included): the viewer-specific view is for DMs.
   const payload = await boardWithRecent(deps.ctx, deps.games, snap, await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId)));
   await interaction.reply({ ...toDiscord(payload), components: [], flags: EPHEMERAL } as never);
+}
+
+/** A game named to another game's command (`/knucklebones view game:` a Tellstones game) is refused with the right command. */
+function requireKind(deps: BotDeps, module: GameModule, game: { id: number; kind: string }, subcommand: 'view' | 'history' | 'forfeit'): void {
+  if (game.kind !== module.kind) {
+    throw new UserError('game/wrong-kind', `Game #${game.id} is a game of ${deps.games.title(game.kind)}: use \`/${game.kind} ${subcommand} game:${game.id}\`.`);
+  }
 }
 
 /**
@@ -292,9 +301,7 @@ export async function historyCommand(interaction: ChatInputCommandInteraction, d
     }
   }
   const { game } = await getGame(deps.ctx, id, guildId);
-  if (game.kind !== module.kind) {
-    throw new UserError('game/wrong-kind', `Game #${id} is a game of ${deps.games.title(game.kind)}: use \`/${game.kind} history game:${id}\`.`);
-  }
+  requireKind(deps, module, game, 'history');
   const payload = await historyMessage(deps.ctx, deps.games, id, guildId, interaction.user.id, (ids) => playerNames(deps.ctx, ids));
   await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
 }
@@ -311,7 +318,7 @@ export async function practiceCommand(interaction: ChatInputCommandInteraction, 
     bots: bots ?? module.engine.minPlayers - 1,
   });
   await interaction.reply({
-    content: `🤖 Practice ${module.title} #${game.id} against the autopilot: the board follows in this channel, and your turns come by DM. It counts on no leaderboard.`,
+    content: `🤖 Practice ${module.title} #${game.id} against the autopilot: the board follows in this channel, and your turns come by DM (or as a mention here if your DMs are closed). It counts on no leaderboard.`,
     flags: EPHEMERAL,
   });
 }

@@ -130,6 +130,13 @@ describe('what just happened, in words', () => {
     const wrong = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'tellstones', options: { subcommand: 'history', game: game.id } });
     expect(wrong.response?.message?.flags).toBe(EPHEMERAL);
     expect(wrong.response?.message?.content).toBe(`⚠️ Game #${game.id} is a game of Knucklebones: use \`/knucklebones history game:${game.id}\`.`);
+    // view and forfeit refuse another kind's game the same way (view used to show it).
+    const view = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'tellstones', options: { subcommand: 'view', game: game.id } });
+    expect(view.response?.message?.flags).toBe(EPHEMERAL);
+    expect(view.response?.message?.content).toBe(`⚠️ Game #${game.id} is a game of Knucklebones: use \`/knucklebones view game:${game.id}\`.`);
+    const forfeit = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'tellstones', options: { subcommand: 'forfeit', game: game.id } });
+    expect(forfeit.response?.message?.flags).toBe(EPHEMERAL);
+    expect(forfeit.response?.message?.content).toBe(`⚠️ Game #${game.id} is a game of Knucklebones: use \`/knucklebones forfeit game:${game.id}\`.`);
   });
 
   it('a long log is cut into pages of whole lines under Discord’s limit', () => {
