@@ -1,0 +1,195 @@
+import type { APIMessage } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
+import { aliasOf, button, buttons, EPHEMERAL, expectRefused, startHarness, type Harness } from '../helpers/harness.ts';
+
+/**
+ * Issue 14, goal 2: a turn DM offers the move buttons only to a player who moves from their DMs.
+ * A player who moved on the board gets the same ping with the link to the board and one
+ * always-valid **Play here** button, so their next move costs one rate-limited call (the next
+ * player's DM) and no edit retiring old buttons. Through the emulator and the real discord.js
+ * client; rate-limited calls are counted as the clicks bench counts them (every REST call but
+ * interaction answers).
+ */
+let h: Harness;
+let limitedCalls = 0;
+const limited = (path: string) => !path.startsWith('/interactions') && !path.startsWith('/webhooks');
+
+beforeAll(async () => {
+  h = await startHarness();
+  h.bot.client.rest.on('response', (req) => {
+    if (limited(String(req.path))) limitedCalls++;
+  });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const alias = (userId: string) => aliasOf(h, userId);
+const labels = (m: APIMessage) => buttons(m).map((b) => b.label);
+const COLUMNS = ['Column 1', 'Column 2', 'Column 3'];
+
+async function gameState(gameId: number) {
+  const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id: gameId }, include: { seats: true } });
+  return { game, state: game.state as unknown as KnucklebonesState };
+}
+
+async function board(gameId: number): Promise<APIMessage> {
+  const { game } = await gameState(gameId);
+  return (await h.api.messages('knucklebones', 'carol')).messages.find((m) => m.id === game.boardMessageId)!;
+}
+
+/** The user's latest turn DM of the game (ephemeral answers left out). */
+async function turnDm(user: string): Promise<APIMessage> {
+  const dm = (await h.api.dms(user)).messages.filter((m) => ((m.flags ?? 0) & EPHEMERAL) === 0 && /Your turn in/.test(m.content)).at(-1);
+  if (!dm) throw new Error(`${user} has no turn DM`);
+  return dm;
+}
+
+async function dmById(user: string, id: string): Promise<APIMessage> {
+  const m = (await h.api.dms(user)).messages.find((x) => x.id === id);
+  if (!m) throw new Error(`${user} has no DM ${id}`);
+  return m;
+}
+
+async function seatOf(gameId: number, userId: string) {
+  return h.db.prisma.seat.findUniqueOrThrow({ where: { gameId_playerId: { gameId, playerId: userId } } });
+}
+
+/** The player on turn, as an alias, and the other one. */
+async function players(gameId: number): Promise<{ mover: string; other: string; moverId: string; otherId: string }> {
+  const { state } = await gameState(gameId);
+  const moverId = state.turn!;
+  const otherId = state.players.find((p) => p !== moverId)!;
+  return { mover: alias(moverId), other: alias(otherId), moverId, otherId };
+}
+
+/** An open column's button on `message` (the board or a DM). */
+function openColumn(message: APIMessage): string {
+  return button(message, (b) => (b.custom_id?.startsWith('kb:place:') ?? false) && !b.disabled).custom_id!;
+}
+
+/** Rate-limited calls the bot makes for `act` and everything it sends afterwards (the outbox drained). */
+async function callsFor(act: () => Promise<void>): Promise<number> {
+  await h.settle();
+  const before = limitedCalls;
+  await act();
+  await h.settle();
+  return limitedCalls - before;
+}
+
+/** `user` places on the board in an open column. */
+async function moveOnBoard(gameId: number, user: string): Promise<void> {
+  const b = await board(gameId);
+  const res = await h.api.click(user, b.id, openColumn(b));
+  expect(res.response?.type).toBe(7);
+}
+
+describe('turn DMs follow where the player moves', () => {
+  it('board movers get Play here and cost one call per move; Play here and DM moves bring the buttons back', async () => {
+    const challenge = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
+    const accept = await h.api.click('bob', challenge.response!.message!.id, button(challenge.response!.message!, (b) => b.label === 'Accept').custom_id!);
+    expect(accept.response?.type).toBe(7);
+    await h.settle();
+    const gameId = (await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active' }, orderBy: { id: 'desc' } })).id;
+    const { mover: first, other: second, moverId: firstId, otherId: secondId } = await players(gameId);
+    const boardUrl = `/channels/${h.emulator.guildId}/${h.emulator.channels.knucklebones}/${(await gameState(gameId)).game.boardMessageId}`;
+
+    // Nobody has moved yet: the first turn DM offers the move buttons, as always.
+    const firstDm = await turnDm(first);
+    expect(labels(firstDm)).toEqual([...COLUMNS, 'Open the board']);
+    expect((await seatOf(gameId, firstId)).dmMoves).toBe(true);
+    const staleFromDm = openColumn(firstDm);
+
+    // The first player moves on the board: their DM loses its buttons (the one switch from DM to
+    // board), and their seat remembers the board.
+    await moveOnBoard(gameId, first);
+    await h.settle();
+    expect(labels(await dmById(first, firstDm.id))).toEqual(['Open the board']);
+    expect((await seatOf(gameId, firstId)).dmMoves).toBe(false);
+    expect((await seatOf(gameId, firstId)).dmLive).toBe(false);
+
+    // The second player still gets move buttons (they have not moved); they move on the board too.
+    expect(labels(await turnDm(second))).toEqual([...COLUMNS, 'Open the board']);
+    await moveOnBoard(gameId, second);
+    await h.settle();
+
+    // The first player's next turn DM: the same ping and text, the link to the board and Play
+    // here, no move buttons, and a line saying why.
+    let dm = await turnDm(first);
+    expect(dm.id).not.toBe(firstDm.id);
+    expect(labels(dm)).toEqual(['Play here', 'Open the board']);
+    expect(dm.content).toMatch(/Your turn in \*\*Knucklebones #\d+\*\*/);
+    expect(dm.content).toContain(boardUrl);
+    expect(dm.content).toContain('You played on the board last time: tap **Play here** to play from this DM.');
+    expect((await seatOf(gameId, firstId)).dmLive).toBe(false);
+    const oldPlayHere = dm;
+
+    // Steady state: a move on the board costs exactly one rate-limited call, the next player's DM
+    // (the board is edited through the click's answer, and no old DM needs its buttons removed).
+    expect(await callsFor(() => moveOnBoard(gameId, first))).toBe(1);
+    expect(await callsFor(() => moveOnBoard(gameId, second))).toBe(1);
+    expect(labels(await turnDm(second))).toEqual(['Play here', 'Open the board']);
+
+    // An old Play here when it is not their turn: that DM shows the game as it is and whose turn it
+    // is, keeps Play here, and nothing changes.
+    const { game: beforePeek } = await gameState(gameId);
+    const peek = await h.api.click(second, (await turnDm(second)).id, button(await turnDm(second), (b) => b.label === 'Play here').custom_id!);
+    expect(peek.response?.type).toBe(7);
+    // (It is the first player's turn now: the second player's newest DM is from their last turn.)
+    expect((await players(gameId)).mover).toBe(first);
+    expect(peek.response?.message?.content).toMatch(/It is not your turn: \*\*Knucklebones #\d+\*\* waits for <@\d+>/);
+    expect(peek.response?.message?.content).toContain(`<@${firstId}>`);
+    expect(labels(peek.response!.message!)).toEqual(['Play here', 'Open the board']);
+    await h.settle();
+    expect((await gameState(gameId)).game.version).toBe(beforePeek.version);
+
+    // Play here on their turn: that DM becomes the turn's move buttons, through the click's answer.
+    dm = await turnDm(first);
+    expect(labels(dm)).toEqual(['Play here', 'Open the board']);
+    const here = await h.api.click(first, dm.id, button(dm, (b) => b.label === 'Play here').custom_id!);
+    expect(here.response?.type).toBe(7);
+    expect(labels(here.response!.message!)).toEqual([...COLUMNS, 'Open the board']);
+    expect(here.response?.message?.content).toMatch(/Your turn in \*\*Knucklebones #\d+\*\*/);
+    expect(here.response?.message?.content).not.toContain('Play here');
+    expect((await seatOf(gameId, firstId)).dmLive).toBe(true);
+    dm = await dmById(first, dm.id);
+    expect(labels(dm)).toEqual([...COLUMNS, 'Open the board']);
+
+    // A stale move button from an older DM is still refused.
+    await expectRefused(h.api.rawInteraction({ user: first, channel: 'dm', type: 3, data: { custom_id: staleFromDm, component_type: 2 }, message: firstDm.id }), /older board/);
+
+    // Playing from it works (the board follows) and returns the seat to DM moves: a DM move costs
+    // the board's edit and the next player's DM, and no retire.
+    const fromDm = await callsFor(async () => {
+      const r = await h.api.click(first, dm.id, openColumn(dm));
+      expect(r.response?.type).toBe(7);
+      expect(r.response?.message?.components ?? []).toEqual([]);
+    });
+    expect(fromDm).toBe(2);
+    const { game } = await gameState(gameId);
+    expect(game.boardVersion).toBe(game.version);
+    expect((await seatOf(gameId, firstId)).dmMoves).toBe(true);
+    expect((await seatOf(gameId, firstId)).dmLive).toBe(false);
+
+    // So their next turn DM has the move buttons again, while the board mover's still has Play here.
+    expect(labels(await turnDm(second))).toEqual(['Play here', 'Open the board']);
+    expect(await callsFor(() => moveOnBoard(gameId, second))).toBe(1);
+    expect(labels(await turnDm(first))).toEqual([...COLUMNS, 'Open the board']);
+
+    // An older Play here DM, clicked on their turn while the newest DM shows the buttons: it shows
+    // the game and points to the newest DM, which stays the one to play from.
+    const old = await h.api.click(first, oldPlayHere.id, button(oldPlayHere, (b) => b.label === 'Play here').custom_id!);
+    expect(old.response?.type).toBe(7);
+    expect(old.response?.message?.content).toMatch(/Your newest DM of this game has the move buttons/);
+    expect(labels(old.response!.message!)).toEqual(['Play here', 'Open the board']);
+    expect((await seatOf(gameId, firstId)).dmMessageId).toBe((await turnDm(first)).id);
+
+    // Someone outside the game, and a click from the server, are refused and change nothing.
+    const playHereId = button(oldPlayHere, (b) => b.label === 'Play here').custom_id!;
+    await expectRefused(h.api.rawInteraction({ user: 'carol', channel: 'dm', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: oldPlayHere.id }), /not playing in game/);
+    await expectRefused(h.api.rawInteraction({ user: first, channel: 'knucklebones', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: game.boardMessageId! }), /works in your DMs/);
+    expect((await gameState(gameId)).game.version).toBe(game.version + 1);
+    void secondId;
+  });
+});
