@@ -132,7 +132,8 @@ export async function playHere(interaction: MessageComponentInteraction, gameId:
   const userId = interaction.user.id;
   const seat = game.seats.find((s) => s.playerId === userId && !s.autopilot);
   if (!seat) throw new UserError('game/not-participant', `You are not playing in game #${gameId}.`);
-  const update = (p: MessagePayload) => interaction.update({ ...toDiscord(p), ...(p.files?.length ? {} : { attachments: [] }) } as never);
+  // The whole message is replaced: no embeds or files of what it showed before stay behind.
+  const update = (p: MessagePayload) => interaction.update({ embeds: [], ...toDiscord(p), ...(p.files?.length ? {} : { attachments: [] }) } as never);
   const myTurn = game.status === 'active' && seat.deadlineAt !== null && snap.awaiting.includes(userId);
   if (!myTurn) {
     await update(await stateDm(deps.ctx, deps.games, snap, game.status === 'active' ? 'It is not your turn:' : ''));

@@ -134,13 +134,16 @@ describe('turn DMs follow where the player moves', () => {
     // An old Play here when it is not their turn: that DM shows the game as it is and whose turn it
     // is, keeps Play here, and nothing changes.
     const { game: beforePeek } = await gameState(gameId);
-    const peek = await h.api.click(second, (await turnDm(second)).id, button(await turnDm(second), (b) => b.label === 'Play here').custom_id!);
+    const peeked = await turnDm(second);
+    const peek = await h.api.click(second, peeked.id, button(peeked, (b) => b.label === 'Play here').custom_id!);
     expect(peek.response?.type).toBe(7);
     // (It is the first player's turn now: the second player's newest DM is from their last turn.)
     expect((await players(gameId)).mover).toBe(first);
     expect(peek.response?.message?.content).toMatch(/It is not your turn: \*\*Knucklebones #\d+\*\* waits for <@\d+>/);
     expect(peek.response?.message?.content).toContain(`<@${firstId}>`);
     expect(labels(peek.response!.message!)).toEqual(['Play here', 'Open the board']);
+    // The board as everyone sees it (its picture or embed), without its buttons.
+    expect(peek.response?.message?.embeds?.length ?? 0).toBeGreaterThan(0);
     await h.settle();
     expect((await gameState(gameId)).game.version).toBe(beforePeek.version);
 
@@ -174,7 +177,17 @@ describe('turn DMs follow where the player moves', () => {
 
     // So their next turn DM has the move buttons again, while the board mover's still has Play here.
     expect(labels(await turnDm(second))).toEqual(['Play here', 'Open the board']);
-    expect(await callsFor(() => moveOnBoard(gameId, second))).toBe(1);
+    // The second player taps Play here on the older DM they peeked with: on their turn it becomes
+    // the turn's buttons (nothing left of the board it showed) and their newest DM of the game.
+    const late = await h.api.click(second, peeked.id, button(peeked, (b) => b.label === 'Play here').custom_id!);
+    expect(labels(late.response!.message!)).toEqual([...COLUMNS, 'Open the board']);
+    expect(late.response?.message?.embeds ?? []).toEqual([]);
+    expect((await seatOf(gameId, secondId)).dmMessageId).toBe(peeked.id);
+    expect((await seatOf(gameId, secondId)).dmLive).toBe(true);
+    // They move on the board after all: those buttons are retired (one call) besides the next DM.
+    expect(await callsFor(() => moveOnBoard(gameId, second))).toBe(2);
+    expect(labels(await dmById(second, peeked.id))).toEqual(['Open the board']);
+    expect((await seatOf(gameId, secondId)).dmLive).toBe(false);
     expect(labels(await turnDm(first))).toEqual([...COLUMNS, 'Open the board']);
 
     // An older Play here DM, clicked on their turn while the newest DM shows the buttons: it shows
@@ -190,6 +203,5 @@ describe('turn DMs follow where the player moves', () => {
     await expectRefused(h.api.rawInteraction({ user: 'carol', channel: 'dm', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: oldPlayHere.id }), /not playing in game/);
     await expectRefused(h.api.rawInteraction({ user: first, channel: 'knucklebones', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: game.boardMessageId! }), /works in your DMs/);
     expect((await gameState(gameId)).game.version).toBe(game.version + 1);
-    void secondId;
   });
 });
