@@ -203,5 +203,15 @@ describe('turn DMs follow where the player moves', () => {
     await expectRefused(h.api.rawInteraction({ user: 'carol', channel: 'dm', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: oldPlayHere.id }), /not playing in game/);
     await expectRefused(h.api.rawInteraction({ user: first, channel: 'knucklebones', type: 3, data: { custom_id: playHereId, component_type: 2 }, message: game.boardMessageId! }), /works in your DMs/);
     expect((await gameState(gameId)).game.version).toBe(game.version + 1);
+
+    // Once the game is over, an old Play here shows the final board with its link, and nothing to play.
+    const forfeit = await h.api.command({ user: second, channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: gameId } });
+    await h.api.click(second, forfeit.response!.message!.id, button(forfeit.response!.message!, (b) => b.label === 'Yes, forfeit').custom_id!);
+    await h.settle();
+    expect((await gameState(gameId)).game.status).toBe('finished');
+    const over = await h.api.click(first, oldPlayHere.id, playHereId);
+    expect(over.response?.type).toBe(7);
+    expect(over.response?.message?.content).toMatch(/\*\*Knucklebones #\d+\*\* is over/);
+    expect(labels(over.response!.message!)).toEqual(['Open the board']);
   });
 });
