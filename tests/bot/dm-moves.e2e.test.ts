@@ -214,4 +214,30 @@ describe('turn DMs follow where the player moves', () => {
     expect(over.response?.message?.content).toMatch(/\*\*Knucklebones #\d+\*\* is over/);
     expect(labels(over.response!.message!)).toEqual(['Open the board']);
   });
+
+  it('practice on the board: after the first move, each move costs one rate-limited call (its turn DM, with Play here)', async () => {
+    const res = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'practice' } });
+    expect(res.response?.type).toBe(4);
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { practice: true, status: 'active' }, orderBy: { id: 'desc' } });
+    const daveId = h.emulator.users.dave!;
+    const dmsOfGame = async () => (await h.api.dms('dave')).messages.filter((m) => m.content.includes(`Knucklebones #${game.id}**`));
+    const [first] = await dmsOfGame();
+    expect(labels(first!)).toEqual([...COLUMNS, 'Open the board']);
+    // His first move on the board: the autopilot answers at once and his next turn DM comes with
+    // Play here; the first DM's buttons are retired (the one switch from DM to board).
+    expect(await callsFor(() => moveOnBoard(game.id, 'dave'))).toBe(2);
+    expect(labels(await dmById('dave', first!.id))).toEqual(['Open the board']);
+    expect(await seatOf(game.id, daveId)).toMatchObject({ dmMoves: false, dmLive: false });
+    // Then each move on the board costs its turn DM only.
+    for (let i = 0; i < 2; i++) expect(await callsFor(() => moveOnBoard(game.id, 'dave'))).toBe(1);
+    const dms = await dmsOfGame();
+    expect(dms).toHaveLength(4);
+    for (const m of dms.slice(1)) expect(labels(m)).toEqual(['Play here', 'Open the board']);
+    // Play here shows the turn as it is now: his die and the columns.
+    const last = dms.at(-1)!;
+    const here = await h.api.click('dave', last.id, button(last, (b) => b.label === 'Play here').custom_id!);
+    expect(labels(here.response!.message!)).toEqual([...COLUMNS, 'Open the board']);
+    expect(here.response?.message?.content).toContain(`**${(await gameState(game.id)).state.roll}**`);
+  });
 });
