@@ -36,7 +36,7 @@ async function gameState(gameId: number) {
 
 async function board(gameId: number): Promise<APIMessage> {
   const { game } = await gameState(gameId);
-  return (await h.api.messages('knucklebones', 'carol')).messages.find((m) => m.id === game.boardMessageId)!;
+  return (await h.api.messages(game.channelId, 'carol')).messages.find((m) => m.id === game.boardMessageId)!;
 }
 
 /** The user's latest turn DM of the game (ephemeral answers left out). */
@@ -239,5 +239,57 @@ describe('turn DMs follow where the player moves', () => {
     const here = await h.api.click('dave', last.id, button(last, (b) => b.label === 'Play here').custom_id!);
     expect(labels(here.response!.message!)).toEqual([...COLUMNS, 'Open the board']);
     expect(here.response?.message?.content).toContain(`**${(await gameState(game.id)).state.roll}**`);
+  });
+
+  it('a die item used on the board: the turn goes on, and its DM turns into Play here once (no move buttons left to go stale)', async () => {
+    const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => h.api.command({ user, channel, name, options });
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'season-start', name: 'Season 1' });
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'start', name: 'Cycle 1' });
+    await cmd('carol', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'alice' });
+    await cmd('alice', 'battle-commencement', 'knucklebones', { subcommand: 'join', opponent: 'carol' });
+    expect((await cmd('moderator', 'general', 'cycle', { subcommand: 'phase', kind: 'battle' })).response?.message?.content).toMatch(/1 game started/);
+    await h.settle();
+    const gameId = (await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones', status: 'active', cycleId: { not: null } } })).id;
+    const { mover, moverId, other } = await players(gameId);
+    expect((await cmd('moderator', 'general', 'cycle', { subcommand: 'grant', player: mover, item: 'loaded-die' })).response?.message?.content).toMatch(/Granted 1 ×/);
+    const dm = await turnDm(mover);
+    expect(labels(dm)).toEqual([...COLUMNS, 'Use a die…', 'Open the board']);
+
+    // The mover uses the Loaded Die from the board (a menu there): their turn goes on, and their
+    // turn DM, edited in place, now says so with Play here instead of the two Keep buttons.
+    let b = await board(gameId);
+    const calls = await callsFor(async () => {
+      const menu = await h.api.click(mover, b.id, button(b, (x) => x.label === 'Use a die…').custom_id!);
+      expect(menu.response?.message?.flags).toBe(EPHEMERAL);
+      const m = menu.response!.message!;
+      const select = (m.components![0] as { components: Array<{ custom_id: string }> }).components[0]!;
+      expect((await h.api.select(mover, m.id, select.custom_id, ['loaded'])).response?.type).toBe(7);
+    });
+    // The board's edit (the answer went to the menu) and the DM's, once.
+    expect(calls).toBe(2);
+    const { state } = await gameState(gameId);
+    const choices = state.dice!.turn!.choices!;
+    let now = await dmById(mover, dm.id);
+    expect(now.content).toMatch(/you used the Loaded Die and rolled/);
+    expect(labels(now)).toEqual(['Play here', 'Open the board']);
+    expect(await seatOf(gameId, moverId)).toMatchObject({ dmMoves: false, dmLive: false });
+
+    // Play here offers the two Keep buttons of the turn as it is now.
+    const here = await h.api.click(mover, now.id, button(now, (x) => x.label === 'Play here').custom_id!);
+    expect(labels(here.response!.message!)).toEqual([`Keep ${choices[0]}`, `Keep ${choices[1]}`, 'Open the board']);
+    expect((await seatOf(gameId, moverId)).dmLive).toBe(true);
+    // They keep one on the board after all (their turn goes on: now to place it): that DM's Keep
+    // buttons give way to Play here again, in one edit.
+    b = await board(gameId);
+    expect(await callsFor(async () => {
+      expect((await h.api.click(mover, b.id, button(b, (x) => x.label === `Keep ${choices[0]}`).custom_id!)).response?.type).toBe(7);
+    })).toBe(1);
+    now = await dmById(mover, dm.id);
+    expect(labels(now)).toEqual(['Play here', 'Open the board']);
+    expect((await seatOf(gameId, moverId)).dmLive).toBe(false);
+    // And placing it on the board costs the next player's DM only.
+    expect(await callsFor(() => moveOnBoard(gameId, mover))).toBe(1);
+    expect(labels(await dmById(mover, dm.id))).toEqual(['Play here', 'Open the board']);
+    expect(labels(await turnDm(other))).toEqual([...COLUMNS, 'Use a die…', 'Open the board']);
   });
 });
