@@ -11,6 +11,7 @@ import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
 import { handleCollectionComponent, handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
 import { historyMessage } from './history.ts';
+import { playHere } from './dm-moves.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
 
@@ -18,7 +19,11 @@ import { displayName, EPHEMERAL } from './interaction-utils.ts';
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
 
 
-const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history' | 'g:rematch' | 'g:nudge'> = {
+const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 'g:resign-yes' | 'g:resign-no' | 'g:history' | 'g:rematch' | 'g:nudge' | 'g:here'> = {
+  /** Play here, in a turn DM without move buttons (the player moved on the board last time). */
+  async 'g:here'(interaction, [gameId], deps) {
+    await playHere(interaction, gameId, deps);
+  },
   async 'g:nudge'(interaction, [gameId], deps) {
     const nudged = await nudge(deps.ctx, { gameId, guildId: interaction.guildId, userId: interaction.user.id });
     await interaction.reply({ content: `👋 Nudged ${nudged.map(mention).join(', ')}: a DM reminds them it is their move.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });

@@ -21,6 +21,8 @@ export const customIdRoutes = {
   'g:history': z.tuple([id, version]),
   // Nudge the player on turn (once per turn: the service remembers it, so the id needs no version).
   'g:nudge': z.tuple([id]),
+  // Play here, in a board mover's turn DM (src/bot/dm-moves.ts): never stale, so no version.
+  'g:here': z.tuple([id]),
   // Tables (lobbies) for games of more than two seats: src/services/tables.ts.
   'tb:join': z.tuple([id]),
   'tb:leave': z.tuple([id]),

@@ -9,6 +9,7 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
+import { currentTurnDm, forBoardMover, hasMoveButtons } from './dm-moves.ts';
 import { resultMessage, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
@@ -136,7 +137,9 @@ export class DiscordDeliverer implements Deliverer {
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).
     const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
-    const payload = withRecentInDm(present.notification(p.notification, meta), recent);
+    const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
+    // A player who moved on the board last time gets Play here instead of move buttons (src/bot/dm-moves.ts).
+    const payload = (p.notification.type === 'turn' || p.notification.type === 'reminder') && !(await this.movesFromDm(p.notification.gameId, p.userId)) ? forBoardMover(rendered, p.notification.gameId) : rendered;
     try {
       const channelId = await this.dmChannel(p.userId);
       const msg = await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
@@ -166,41 +169,38 @@ export class DiscordDeliverer implements Deliverer {
     }
   }
 
+  /** Where the player made their last move in this game: from a DM (or not yet), or on the board. */
+  private async movesFromDm(gameId: number, userId: string): Promise<boolean> {
+    const seat = await this.ctx.db.seat.findUnique({ where: { gameId_playerId: { gameId, playerId: userId } }, select: { dmMoves: true } });
+    return seat?.dmMoves ?? true;
+  }
+
   /**
    * Edits the player's newest DM of the game in place: a refresh re-renders their running turn from
    * the game as it is now; a retire keeps the text and the link to the board and drops the game
    * buttons. Cosmetic (a click on an old button is refused anyway), so a DM that is gone is skipped.
+   * A board mover's DM offers Play here, which is never stale: it is refreshed only if it still
+   * shows move buttons (they moved on the board from a DM that had them), to take them away.
    */
   private async dmEdit(p: OutboxPayload<'dm-edit'>): Promise<string> {
     if (p.mode === 'retire') return this.retire(p);
     const seat = await this.ctx.db.seat.findFirst({ where: { gameId: p.gameId, playerId: p.userId } });
     if (!seat?.dmMessageId) return 'no-dm';
     if (!seat.deadlineAt) return 'no-turn';
+    if (!seat.dmMoves && !seat.dmLive) return 'play-here';
     const channelId = await this.dmChannel(p.userId);
     const snap = await getGame(this.ctx, p.gameId, null);
-    const names = await playerNames(this.ctx, snap.game.seats.map((s) => s.playerId));
     // The refreshed turn DM says what the others did since this player's last move, as the first did.
-    const recent = await recentLines(this.ctx, this.games, snap.game.id, snap.game.kind, names, p.userId);
-    const body: MessagePayload = withRecentInDm(
-      this.games.require(snap.game.kind).present.notification(
-        {
-          type: 'turn',
-          gameId: snap.game.id,
-          kind: snap.game.kind,
-          view: snap.view(p.userId),
-          deadlineAt: seat.deadlineAt.toISOString(),
-          opponents: snap.game.seats.filter((s) => s.playerId !== p.userId).map((s) => s.playerId),
-        },
-        { names, boardUrl: boardUrl(snap.game), version: snap.game.version, active: snap.game.status === 'active', cycle: snap.game.cycleId !== null },
-      ),
-      recent,
-    );
+    const turn = await currentTurnDm(this.ctx, this.games, snap, p.userId, seat.deadlineAt);
+    const body: MessagePayload = seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
     try {
       await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), withFiles(body));
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
       throw err;
     }
+    const live = hasMoveButtons(body.components);
+    if (live !== seat.dmLive) await this.ctx.db.seat.updateMany({ where: { gameId: p.gameId, playerId: p.userId, dmMessageId: seat.dmMessageId }, data: { dmLive: live } });
     return `${p.mode}:${seat.dmMessageId}`;
   }
 
@@ -240,7 +240,8 @@ export class DiscordDeliverer implements Deliverer {
    */
   private async retirePreviousDm(userId: string, gameId: number, channelId: string, newId: string, payload: MessagePayload): Promise<void> {
     try {
-      const live = (payload.components ?? []).length > linkRows(payload.components).length;
+      // Play here never goes stale: a DM with only that and links is not live.
+      const live = hasMoveButtons(payload.components);
       const rows = await this.ctx.db.$queryRaw<Array<{ old_id: string | null; old_live: boolean }>>`
         UPDATE seats s SET dm_message_id = ${newId}, dm_live = ${live}
         FROM (SELECT game_id, seat, dm_message_id, dm_live FROM seats WHERE game_id = ${gameId} AND player_id = ${userId} FOR UPDATE) old

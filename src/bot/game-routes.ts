@@ -106,6 +106,8 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
       kind: module.kind,
       fromDm: !interaction.inGuild() && interaction.message.id === game.seats.find((s) => s.playerId === userId)?.dmMessageId,
       fromBoard: interaction.message.id === game.boardMessageId,
+      // Where the player moves decides what their next turn DM offers (src/bot/dm-moves.ts).
+      via: interaction.inGuild() ? 'board' : 'dm',
       ...(opts.notify ? { notify: opts.notify } : {}),
     });
   const ctx: RouteContext = {
@@ -180,7 +182,7 @@ export async function handleGameModal(interaction: ModalSubmitInteraction, deps:
     view: snap.view(seated ? userId : null),
     fields,
     // Modals carry no version: the engine checks the move against the game as it is.
-    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, kind: module.kind }),
+    play: (move) => playMove(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, move, kind: module.kind, via: interaction.inGuild() ? 'board' : 'dm' }),
   };
   await route.submit(ctx, parsed.args);
   return true;

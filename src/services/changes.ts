@@ -86,6 +86,7 @@ function seatRow(st: Seat, w: Writes) {
     turn_version: st.turnVersion,
     turn_started_at: st.turnStartedAt,
     deadline_at: st.deadlineAt,
+    dm_moves: st.dmMoves,
     answered: w.dmAnswered?.seat === st.seat ? w.dmAnswered.messageId : null,
   };
 }
@@ -128,10 +129,10 @@ async function writeChange(
       RETURNING g.id
     ), seated AS (
       UPDATE seats AS s
-      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, dm_moves = COALESCE(v.dm_moves, s.dm_moves),
         dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
       FROM jsonb_to_recordset(${JSON.stringify(seats)}::jsonb)
-        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), answered text)
+        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), dm_moves boolean, answered text)
       WHERE s.game_id = ${game.id} AND s.seat = v.seat
     ), cancelled AS (
       UPDATE jobs SET status = 'cancelled', done_at = ${now}
@@ -289,6 +290,8 @@ export async function commitChange(
     actor?: PlayerId | null;
     /** The actor moved from their turn DM itself (its buttons are gone with the click's answer): no retire edit needed. */
     fromDm?: boolean;
+    /** Where the actor moved (their DMs or the server): remembered on their seat (`dm_moves`) for their next turn DM. */
+    via?: 'dm' | 'board';
     /** The click's answer edits the board itself (and records it): the board row only waits, as a fallback. */
     boardByReply?: boolean;
     extra?: (w: { outbox: Writes['outbox'] }, state: unknown) => void;
@@ -316,7 +319,7 @@ export async function commitChange(
   const outcome: StoredOutcome | null = engineOutcome && timedOut.length ? { ...engineOutcome, timedOut } : engineOutcome;
   const w = noWrites();
   const committed: GameRow = { ...game, version };
-  let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true);
+  let seats = timerChanges(ctx, committed, def, prev, final, opts.actor ?? null, game.timing, now, w, opts.fromDm === true, opts.via);
   notifyNewlyOut(ctx, committed, def, prev, final, auto.steps, outcome, w);
   for (const n of def.channelNotices?.({ gameId: game.id, prev, next: final }) ?? []) {
     const users = n.users.filter((u) => game.seats.some((s) => s.playerId === u && !s.autopilot));
@@ -374,6 +377,7 @@ function timerChanges(
   now: Date,
   w: Writes,
   fromDm = false,
+  via?: 'dm' | 'board',
 ): Seat[] {
   const { engine } = def;
   const before = (prev === null ? [] : engine.timers(prev)) as TimerSpec<unknown>[];
@@ -421,6 +425,8 @@ function timerChanges(
       // deadline, and the turn DM is edited in place to show what to do next (one DM per turn).
       queue(w, 'dm-edit', { gameId: game.id, userId: p, mode: 'refresh', version: game.version });
     }
+    // Where the actor moved decides what their next turn DM offers (src/bot/dm-moves.ts).
+    if (p === actor && via !== undefined && seat.dmMoves !== (via === 'dm')) seat = { ...seat, dmMoves: via === 'dm' };
     if (seat !== original) w.seats = [...w.seats.filter((s) => s.seat !== seat.seat), seat];
     return seat;
   });

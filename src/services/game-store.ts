@@ -133,6 +133,7 @@ interface LockedRow {
     deadline_at: string | null;
     dm_message_id: string | null;
     dm_live: boolean;
+    dm_moves: boolean;
     autopilot: boolean;
     vacation_until: string | null;
     nudged_turn: number | null;
@@ -198,6 +199,7 @@ function toLockedGame(r: LockedRow): LockedGame {
       deadlineAt: utc(s.deadline_at),
       dmMessageId: s.dm_message_id,
       dmLive: s.dm_live,
+      dmMoves: s.dm_moves,
       autopilot: s.autopilot,
       vacationUntil: utc(s.vacation_until),
       nudgedTurn: s.nudged_turn,

@@ -198,6 +198,8 @@ export async function playMove(
      * records it (markBoardRendered): the outbox's board row waits, as a fallback only.
      */
     fromBoard?: boolean;
+    /** Where the move was made (a DM, or the server: the board or a menu of it), remembered on the seat. */
+    via?: 'dm' | 'board';
   },
 ): Promise<MoveResult> {
   return inTransaction(ctx, async (tx) => {
@@ -211,6 +213,7 @@ export async function playMove(
       actor: input.userId,
       fromDm: input.fromDm === true,
       boardByReply: input.fromBoard === true,
+      ...(input.via ? { via: input.via } : {}),
       extra: (w, final) => {
         for (const userId of new Set(input.notify ?? [])) {
           // The autopilot's seats (practice) have no DMs: a Tellstones peek handed to one is its own.

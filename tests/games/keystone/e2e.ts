@@ -36,13 +36,25 @@ export async function board(h: Harness, gameId: number, channel: string, as = 'a
   return found;
 }
 
-/** The newest DM of `alias` about this game that still has a menu (only the newest keeps its buttons). */
+/**
+ * The newest DM of `alias` about this game that still has a menu (only the newest keeps its
+ * buttons). A player who moved on the board last time gets **Play here** instead of the menus:
+ * they tap it, and that DM turns into the turn's menus (the answer to the click).
+ */
 export async function turnDm(h: Harness, alias: string, gameId: number): Promise<APIMessage> {
   const dms = (await h.api.dms(alias)).messages;
-  const mine = dms.filter((m) => m.content.includes(`Keystone #${gameId}**`) && components(m).some((c) => c.type === 3));
+  const playHere = (m: APIMessage) => components(m).find((c) => c.type === 2 && c.custom_id === `g:here:${gameId}`);
+  const mine = dms.filter((m) => m.content.includes(`Keystone #${gameId}**`) && components(m).some((c) => c.type === 3 || c === playHere(m)));
   const last = mine.at(-1);
   if (!last) throw new Error(`${alias} has no DM with a menu for game ${gameId}`);
-  return last;
+  const here = playHere(last);
+  if (!here) return last;
+  expect(last.content).toContain('You played on the board last time');
+  const r = await h.api.click(alias, last.id, here.custom_id!);
+  expect(r.response?.type).toBe(7);
+  const turned = r.response!.message!;
+  expect(components(turned).some((c) => c.type === 3), `${alias}'s Play here brings the turn's menus`).toBe(true);
+  return turned;
 }
 
 /** `alias` plays `pick(options)` from their turn DM's menu, or from **My hand** opened on the board. */

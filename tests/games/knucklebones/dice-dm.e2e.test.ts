@@ -67,9 +67,18 @@ async function botDms(user: string): Promise<number> {
   return (await h.api.dms(user)).messages.filter((m) => ((m.flags ?? 0) & EPHEMERAL) === 0).length;
 }
 
-/** The player places from their latest turn DM, which offers columns (and, with no die used this turn, "Use a die…"). */
-async function placeFromDm(user: string, column: number, gameId: number) {
-  const dm = await turnDm(user);
+/**
+ * The player places from their latest turn DM, which offers columns (and, with no die used this
+ * turn, "Use a die…"); after a move on the board it offers Play here, which brings them.
+ */
+async function placeFromDm(user: string, column: number, gameId: number, opts: { playHere?: boolean } = {}) {
+  let dm = await turnDm(user);
+  if (opts.playHere) {
+    expect(labels(dm)).toEqual(['Play here', 'Open the board']);
+    const here = await h.api.click(user, dm.id, button(dm, (b) => b.label === 'Play here').custom_id!);
+    expect(here.response?.type).toBe(7);
+    dm = here.response!.message!;
+  }
   expect(labels(dm)).toEqual(['Column 1', 'Column 2', 'Column 3', USE, 'Open the board']);
   const res = await h.api.click(user, dm.id, button(dm, (b) => b.label === `Column ${column}`).custom_id!);
   expect(res.response?.type).toBe(7);
@@ -215,7 +224,8 @@ describe('dice items from the turn DM', () => {
     // Dice are not consumed by use, but each is used once per game: next turn the mover has none left to use.
     const inv = await cmd(mover, 'general', 'inventory', { subcommand: 'show' });
     expect(inv.response?.message?.content).toMatch(/Loaded Die\*\* × 1[\s\S]*Spoiler Die\*\* × 1/);
-    await placeFromDm(other, 1, gameId);
+    // The opponent moved on the board last time: their turn DM offers Play here, which brings the buttons.
+    await placeFromDm(other, 1, gameId, { playHere: true });
     dm = await turnDm(mover);
     await unchanged(gameId, () => refused(h.api.click(mover, dm.id, button(dm, (x) => x.label === USE).custom_id!), /no die item you have not used in this game/));
   });

@@ -151,10 +151,13 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
       await h.settle();
     }
     // Only a player's newest DM of the game offers moves: older ones keep their text and the link
-    // to the board. A click on an old button (from a client that still shows it) is refused.
+    // to the board. The first lost its move buttons when its player moved on the board; the later
+    // ones, sent to a player who moves on the board, offer Play here (never stale) instead of move
+    // buttons. A click on an old button (from a client that still shows it) is refused.
     for (const u of ['alice', 'bob']) {
       const dms = (await h.api.dms(u)).messages.filter((m) => m.content.includes(`Knucklebones #${gameId}`));
-      for (const m of dms.slice(0, -1)) expect(buttons(m).map((b) => b.label)).toEqual(['Open the board']);
+      expect(buttons(dms[0]!).map((b) => b.label)).toEqual(['Open the board']);
+      for (const m of dms.slice(1, -1)) expect(buttons(m).map((b) => b.label)).toEqual(['Play here', 'Open the board']);
     }
     const oldButton = button(staleDm!.message, (b) => b.custom_id?.startsWith('kb:place') ?? false);
     const stale = await h.api.rawInteraction({ user: staleDm!.user, channel: 'dm', type: 3, data: { custom_id: oldButton.custom_id!, component_type: 2 }, message: staleDm!.message.id });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "seats" ADD COLUMN     "dm_moves" BOOLEAN NOT NULL DEFAULT true;
