@@ -54,10 +54,11 @@ function playHereRow(gameId: number): NonNullable<Rows>[number] {
 /**
  * A turn or reminder DM for a player who moved on the board last time: the same text and picture,
  * the link to the board, and Play here in place of the move buttons (with a line saying why). A DM
- * that offers no moves anyway (Tellstones' turns are played on the board) is left as it is.
+ * that offers no moves anyway (Tellstones' turns are played on the board), or whose button is urgent
+ * (a Krellstones yell), is left as it is.
  */
 export function forBoardMover(payload: MessagePayload, gameId: number): MessagePayload {
-  if (!hasMoveButtons(payload.components)) return payload;
+  if (!hasMoveButtons(payload.components) || payload.urgent) return payload;
   const content = payload.content ? `${payload.content}\n${PLAY_HERE_NOTE}` : PLAY_HERE_NOTE;
   return {
     ...payload,

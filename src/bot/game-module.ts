@@ -22,6 +22,11 @@ export interface MessagePayload {
   allowed_mentions?: { parse?: Array<'users' | 'roles' | 'everyone'>; users?: string[] };
   /** Files to attach (a board drawn as a picture): name and bytes; embeds refer to `attachment://name`. */
   files?: Array<{ name: string; data: Buffer; description?: string }>;
+  /**
+   * A DM whose button must be at hand within minutes (Krellstones' yell in a Pup window): it keeps
+   * its buttons even for a player who moves on the board (no Play here step). Never sent to Discord.
+   */
+  urgent?: true;
 }
 
 export interface BoardMeta {

@@ -54,7 +54,7 @@ export async function updateOwned(interaction: MessageComponentInteraction, owns
 
 /** A renderer's payload as discord.js's interaction options (files become attachments). */
 export function toDiscord(p: MessagePayload): Record<string, unknown> {
-  const { allowed_mentions, files, ...rest } = p;
+  const { allowed_mentions, files, urgent: _urgent, ...rest } = p;
   return {
     ...rest,
     ...(allowed_mentions ? { allowedMentions: allowed_mentions } : {}),

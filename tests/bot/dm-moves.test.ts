@@ -3,7 +3,7 @@ import { forBoardMover, hasMoveButtons, PLAY_HERE_NOTE } from '../../src/bot/dm-
 import type { MessagePayload } from '../../src/bot/game-module.ts';
 import { games } from '../../src/games/index.ts';
 import { SYSTEM } from '../../src/kernel/index.ts';
-import { newGame } from '../games/krellstones/helpers.ts';
+import { newGame, step } from '../games/krellstones/helpers.ts';
 
 /**
  * Every game's turn DM, as a board mover gets it (src/bot/dm-moves.ts): the platform takes the
@@ -70,6 +70,11 @@ describe('a board mover’s turn DM, in every game', () => {
       const withMoves = dms.filter((d) => hasMoveButtons(d.payload.components));
       for (const { payload } of dms) {
         const board = forBoardMover(payload, 9);
+        if (payload.urgent) {
+          // A yell window's DM keeps its Yell! button: Play here first would cost seconds that count.
+          expect(board).toEqual(payload);
+          continue;
+        }
         expect(hasMoveButtons(board.components)).toBe(false);
         if (!hasMoveButtons(payload.components)) {
           expect(board).toEqual(payload);
@@ -89,4 +94,20 @@ describe('a board mover’s turn DM, in every game', () => {
       else expect(withMoves.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an urgent DM', () => {
+  it('Krellstones: the Pup-in-the-Hangar DM keeps its Yell! button for a board mover', () => {
+    const m = games.require('krellstones');
+    const players = ['p0', 'p1'];
+    // The first seed whose first roll lands a Master on its lowest side: a yell window.
+    let u = newGame(players, { pace: 'FAST' }).state;
+    for (let k = 0; k < 500 && u.windows.length === 0; k++) u = step(newGame(players, { pace: 'FAST' }, {}, (k + 1).toString(16).padStart(64, '0')).state);
+    const owner = u.windows[0];
+    expect(owner, 'a seed with a Pup window').toBeDefined();
+    const pup = m.present.notification({ type: 'turn', gameId: 9, kind: 'krellstones', view: m.engine.view(u, owner!), deadlineAt: '2026-11-24T12:00:00Z', opponents: [] }, { names: {}, boardUrl: BOARD, version: 1, active: true });
+    expect(pup.urgent).toBe(true);
+    expect(labels(forBoardMover(pup, 9))).toContain('Yell!');
+    expect(forBoardMover(pup, 9)).toEqual(pup);
+  });
 });

@@ -199,7 +199,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     if (me && view.windows.includes(me)) {
       const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly, ${until(n.deadlineAt)} (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
       const b = meta.active && !meta.public ? [row([button(ids.make('yell', n.gameId, meta.version), 'Yell!', ButtonStyle.Danger, { emoji: { name: '📢' } })])] : [];
-      return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
+      return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] }, ...(b.length ? { urgent: true as const } : {}) };
     }
     if (view.phase === 'rerolls') {
       const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret) ${until(n.deadlineAt)}; if time runs out you reroll nothing.`];
