@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Tx } from './client.ts';
 
 /**
  * Hot paths on plain node-postgres: a transaction on a client of the pool Prisma itself runs on,
@@ -115,4 +116,20 @@ export async function pgTransaction<T>(pool: Pool, fn: (client: PoolClient) => P
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Statements of a use case shared by both paths: run on Prisma's interactive transaction (every
+ * other use case) or prepared on the hot path's client. Same text either way.
+ */
+export interface Sql {
+  run<R extends QueryResultRow>(st: Statement, values: unknown[]): Promise<R[]>;
+}
+
+export function pgSql(client: PoolClient): Sql {
+  return { run: (st, values) => run(client, st, values) };
+}
+
+export function prismaSql(tx: Tx): Sql {
+  return { run: <R extends QueryResultRow>(st: Statement, values: unknown[]) => tx.$queryRawUnsafe<R[]>(st.text, ...values) };
 }

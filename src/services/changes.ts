@@ -2,13 +2,13 @@ import { autopilotMove, autopilotRng } from '../kernel/autopilot.ts';
 import type { Outcome, PlayerId, TimerSpec } from '../kernel/types.ts';
 import type { PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
-import { run, type Statement } from '../db/hot.ts';
+import { pgSql, run, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { autopilotSeats, NeedsPrismaPath, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
-import { recordRatings } from './ratings.ts';
+import { recordRatings, recordRatingsOn } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -154,7 +154,7 @@ interface ChangeRow {
  * WRITE_CHANGE's parameters. Times go in as ISO strings (UTC), which `timestamp(3)` reads without
  * a zone shift whatever the process's zone; rows go in as JSON text.
  */
-function changeParams(game: Pick<GameRow, 'id' | 'version'>, change: ChangeRow, w: Writes, now: Date): { values: unknown[]; states: number } {
+function changeParams(game: StoredGame, change: ChangeRow, w: Writes, now: Date): { values: unknown[]; states: number } {
   const moves = change.steps.map((st, i) => ({ i: i + 1, actor: st.actor, entry: st.entry }));
   const states = change.steps.length ? [{ version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome }] : [];
   const seats = w.seats.map((st) => seatRow(st, w));
@@ -196,9 +196,19 @@ export const EARLIER_TIMEOUTS: Statement = {
 export interface ChangeStore {
   earlierTimeouts(gameId: number): Promise<string[]>;
   /** Writes the change; throws (rolling everything back) if the game moved. */
-  write(game: Pick<GameRow, 'id' | 'version'>, change: ChangeRow, w: Writes, now: Date): Promise<void>;
-  /** The end's other writes (a cycle's rewards, ratings), after the change is written. */
-  rewards(fn: (tx: Tx) => Promise<void>): Promise<void>;
+  write(game: StoredGame, change: ChangeRow, w: Writes, now: Date): Promise<void>;
+  /** The end's other writes, after the change is written: a cycle's rewards, and everyone's all-time rating. */
+  finish(ctx: ServiceContext, game: LockedGame, outcome: StoredOutcome, seats: Seat[], now: Date): Promise<void>;
+}
+
+type StoredGame = Pick<GameRow, 'id' | 'version' | 'cycleId' | 'practice'>;
+
+/** A cycle game's end grants rewards to the cycle's inventories (practice games never count). */
+const grantsRewards = (game: Pick<GameRow, 'cycleId' | 'practice'>) => game.cycleId !== null && !game.practice;
+
+async function finishOnPrisma(tx: Tx, ctx: ServiceContext, game: LockedGame, outcome: StoredOutcome, seats: Seat[], now: Date): Promise<void> {
+  if (grantsRewards(game)) await grantCycleRewards(tx, ctx, game, outcome, now);
+  await recordRatings(tx, { ...game, outcome }, seats, now);
 }
 
 export function prismaStore(tx: Tx): ChangeStore {
@@ -211,14 +221,14 @@ export function prismaStore(tx: Tx): ChangeStore {
       const rows = await tx.$queryRawUnsafe<Array<{ updated: number }>>(WRITE_CHANGE.text, ...p.values);
       checkWritten(rows[0]?.updated, p.states);
     },
-    rewards: (fn) => fn(tx),
+    finish: (ctx, game, outcome, seats, now) => finishOnPrisma(tx, ctx, game, outcome, seats, now),
   };
 }
 
 /**
- * The hot path's store: prepared statements on `client`. A finishing move is declined before
- * anything is written (NeedsPrismaPath): its rewards and ratings go through Prisma, so the caller
- * reruns the move on the Prisma path.
+ * The hot path's store: prepared statements on `client`, the end's ratings included. A cycle game's
+ * finishing move is declined before anything is written (NeedsPrismaPath): its rewards go through
+ * Prisma (inventories, assets), so the caller reruns the move on the Prisma path.
  */
 export function pgStore(client: PoolClient): ChangeStore {
   return {
@@ -226,13 +236,14 @@ export function pgStore(client: PoolClient): ChangeStore {
       return (await run<{ player: string }>(client, EARLIER_TIMEOUTS, [gameId])).map((r) => r.player);
     },
     async write(game, change, w, now) {
-      if (change.outcome !== null) throw new NeedsPrismaPath('a finishing move writes rewards and ratings through Prisma');
+      if (change.outcome !== null && grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
       const p = changeParams(game, change, w, now);
       const rows = await run<{ updated: number }>(client, WRITE_CHANGE, p.values);
       checkWritten(rows[0]?.updated, p.states);
     },
-    rewards: async () => {
-      throw new NeedsPrismaPath('rewards and ratings are written through Prisma');
+    async finish(_ctx, game, outcome, seats, now) {
+      if (grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
+      await recordRatingsOn(pgSql(client), { ...game, outcome }, seats, now);
     },
   };
 }
@@ -421,17 +432,12 @@ export async function commitChangeOn(
   for (const o of w.outbox) if (o.kind === 'dm') (o.payload as OutboxPayload<'dm'>).meta = meta;
   // The end's other writes: a cycle's rewards, and everyone's all-time rating.
   const finalSeats = seats;
-  const rewards = outcome
-    ? async (t: Tx) => {
-        if (game.cycleId !== null && !game.practice) await grantCycleRewards(t, ctx, game, outcome, now);
-        await recordRatings(t, { ...game, outcome }, finalSeats, now);
-      }
-    : undefined;
   if (opts.batch) {
+    const rewards = outcome ? (t: Tx) => finishOnPrisma(t, ctx, game, outcome, finalSeats, now) : undefined;
     opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
   } else {
     await store.write(game, { version, steps: auto.steps, state: final, outcome }, w, now);
-    if (rewards) await store.rewards(rewards);
+    if (outcome) await store.finish(ctx, game, outcome, finalSeats, now);
   }
   const { timing: _timing, ...row } = game;
   const after: GameRow = {
