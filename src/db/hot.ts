@@ -86,13 +86,14 @@ async function connectWithin(pool: Pool, maxWaitMs: number): Promise<PoolClient>
  * One transaction on one client of the pool: BEGIN, `fn`, COMMIT; ROLLBACK if anything throws (the
  * error is rethrown). A client whose ROLLBACK fails is destroyed rather than handed back.
  */
-export async function pgTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, opts: { maxWaitMs: number }): Promise<T> {
+export async function pgTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, opts: { maxWaitMs: number; statementTimeoutMs: number }): Promise<T> {
   const client = await connectWithin(pool, opts.maxWaitMs);
   // Set when the connection's state is unknown (BEGIN, COMMIT or ROLLBACK failed): it is destroyed.
   let broken: Error | undefined;
   try {
     try {
-      await client.query('BEGIN');
+      // One round trip: no statement of a hot path waits longer than Prisma's whole transaction may last.
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(opts.statementTimeoutMs))}`);
     } catch (err) {
       broken = err as Error;
       throw err;

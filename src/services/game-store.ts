@@ -239,6 +239,8 @@ export async function loadForUpdate(
 const BUSY_MESSAGE = 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.';
 /** How long a use case waits for a free connection before the user is told to try again. */
 const MAX_WAIT_MS = 10_000;
+/** How long a use case's transaction may last (Prisma's path); on the hot path, each statement. */
+const TIMEOUT_MS = 15_000;
 
 /**
  * One use case, one transaction; wakes the outbox after the commit. When the database is so busy
@@ -248,7 +250,7 @@ const MAX_WAIT_MS = 10_000;
 export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let result: T;
   try {
-    result = await ctx.db.$transaction(fn, { timeout: 15_000, maxWait: MAX_WAIT_MS });
+    result = await ctx.db.$transaction(fn, { timeout: TIMEOUT_MS, maxWait: MAX_WAIT_MS });
   } catch (err) {
     if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
       throw new UserError('system/busy', BUSY_MESSAGE);
@@ -278,7 +280,7 @@ export class NeedsPrismaPath extends Error {
 export async function inPgTransaction<T>(ctx: ServiceContext, pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   let result: T;
   try {
-    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS });
+    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS });
   } catch (err) {
     if (err instanceof PoolBusyError) throw new UserError('system/busy', BUSY_MESSAGE);
     throw err;

@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
 import { PrismaClient } from '../../src/db/client.ts';
-import { poolOf } from '../../src/db/hot.ts';
+import { pgTransaction, poolOf } from '../../src/db/hot.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { pgStore } from '../../src/services/changes.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
@@ -194,4 +194,22 @@ describe('a move on the hot path', () => {
     const r = await playMove(f, input);
     expect(r.after.game.version).toBe(g.version + 1);
   }, 30_000);
+
+  it('cancels a statement that runs past the timeout, rolls back, and leaves no setting on the connection', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const before = await dump(fast);
+    const slowWrite = pgTransaction(
+      fast.pool!,
+      async (client) => {
+        await client.query('UPDATE games SET board_version = board_version + 1 WHERE id = $1', [id]);
+        await client.query('SELECT pg_sleep(5)');
+      },
+      { maxWaitMs: 1_000, statementTimeoutMs: 200 },
+    );
+    await expect(slowWrite).rejects.toMatchObject({ code: '57014' });
+    expect(await dump(fast)).toEqual(before);
+    // The pool's one connection is back, without the transaction's timeout.
+    expect(await fast.sql.query<{ statement_timeout: string }>('SHOW statement_timeout')).toEqual([{ statement_timeout: '0' }]);
+  });
 });
