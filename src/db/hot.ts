@@ -1,5 +1,4 @@
-import pg from 'pg';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { CustomTypesConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Tx } from './client.ts';
 
 /**
@@ -46,17 +45,29 @@ function utcTimestamp(text: string): Date {
 const TIMESTAMP_OID = 1114;
 const TIMESTAMP_ARRAY_OID = 1115;
 
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMP_OID && format !== 'binary') return utcTimestamp;
-    if (oid === TIMESTAMP_ARRAY_OID) throw new Error('timestamp arrays are not read on hot paths');
-    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
-  },
-} as unknown as pg.CustomTypesConfig;
+/**
+ * The type parsers of hot-path reads: node-postgres's own, but `timestamp` as UTC. Built when the
+ * first hot transaction starts (node-postgres is loaded lazily, as connectPostgres loads it: the
+ * embedded database never needs it).
+ */
+let types: CustomTypesConfig | undefined;
+
+async function typeParsers(): Promise<CustomTypesConfig> {
+  if (types) return types;
+  const pg = (await import('pg')).default;
+  types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === TIMESTAMP_OID && format !== 'binary') return utcTimestamp;
+      if (oid === TIMESTAMP_ARRAY_OID) throw new Error('timestamp arrays are not read on hot paths');
+      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+    },
+  } as CustomTypesConfig;
+  return types;
+}
 
 /** Runs a prepared statement on `client`. */
 export async function run<R extends QueryResultRow>(client: PoolClient, st: Statement, values: unknown[]): Promise<R[]> {
-  const r = await client.query<R>({ name: st.name, text: st.text, values, types });
+  const r = await client.query<R>({ name: st.name, text: st.text, values, types: types ?? (await typeParsers()) });
   return r.rows;
 }
 
@@ -87,6 +98,7 @@ async function connectWithin(pool: Pool, maxWaitMs: number): Promise<PoolClient>
  * error is rethrown). A client whose ROLLBACK fails is destroyed rather than handed back.
  */
 export async function pgTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, opts: { maxWaitMs: number; statementTimeoutMs: number }): Promise<T> {
+  await typeParsers();
   const client = await connectWithin(pool, opts.maxWaitMs);
   // Set when the connection's state is unknown (BEGIN, COMMIT or ROLLBACK failed): it is destroyed.
   let broken: Error | undefined;
