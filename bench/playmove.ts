@@ -14,7 +14,8 @@ export interface PlayMoveResult {
 }
 
 /**
- * Goal 1 without Discord: `playMove` (a Knucklebones column, as a click makes it) one at a time,
+ * Goal 1 without Discord: `playMove` (a Knucklebones column, as a click makes it; on a server its
+ * transaction runs on the hot path, plain pg with prepared statements, src/db/hot.ts) one at a time,
  * each followed by the floor (a 4-statement plain-pg transaction on the same pool), so both see
  * the same machine at the same moment. Wall time and this process's CPU, per call.
  */

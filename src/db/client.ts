@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
+import { registerPool } from './hot.ts';
 import type { SqlRunner } from './migrate.ts';
 
 export type Db = PrismaClient;
@@ -26,6 +27,8 @@ export async function connectPostgres(url: string, opts: { poolSize?: number } =
   pool.on('error', () => {});
   const adapter = new PrismaPg(pool, { disposeExternalPool: false });
   const prisma = new PrismaClient({ adapter });
+  // Hot paths (a move) run plain pg on this same pool: src/db/hot.ts.
+  registerPool(prisma, pool);
   const sql: SqlRunner = {
     async exec(text) {
       await pool.query(text);

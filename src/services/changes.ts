@@ -1,12 +1,14 @@
 import { autopilotMove, autopilotRng } from '../kernel/autopilot.ts';
 import type { Outcome, PlayerId, TimerSpec } from '../kernel/types.ts';
+import type { PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
+import { pgSql, run, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
-import { autopilotSeats, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
+import { autopilotSeats, NeedsPrismaPath, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
-import { recordRatings } from './ratings.ts';
+import { recordRatings, recordRatingsOn } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -92,18 +94,69 @@ function seatRow(st: Seat, w: Writes) {
 }
 
 /**
- * Writes one game's change in one statement (data-modifying CTEs): the move log, the state
- * (conditional on the version read), the seats, the jobs cancelled and started, the outbox rows
- * (in order) and the assets released. A move is then four round trips with BEGIN and COMMIT:
- * lock-and-read, this, and the two ends. Throws (rolling everything back) if the game moved.
+ * One game's change in one statement (data-modifying CTEs): the move log, the state (conditional
+ * on the version read), the seats, the jobs cancelled and started, the outbox rows (in order) and
+ * the assets released. A move is then four round trips with BEGIN and COMMIT: lock-and-read, this,
+ * and the two ends. Its text never varies (rows go in as jsonb): the hot path prepares it once per
+ * connection, and the Prisma path runs the same text. Parameters: see changeParams.
+ * dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
+ * here for the DM the click answered, and only if it is still that seat's newest.
  */
-async function writeChange(
-  tx: Tx,
-  game: Pick<GameRow, 'id' | 'version'>,
-  change: { version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null },
-  w: Writes,
-  now: Date,
-): Promise<void> {
+export const WRITE_CHANGE: Statement = {
+  name: 'stonehall-write-change',
+  text: `WITH logged AS (
+      INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
+      SELECT $1::int, $2::int + v.i, v.actor, v.entry, $3::timestamp(3)
+      FROM jsonb_to_recordset($4::jsonb) AS v(i int, actor text, entry jsonb)
+    ), changed AS (
+      UPDATE games AS g SET
+        state = v.state, version = v.version, updated_at = $3::timestamp(3),
+        status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
+        outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
+        finished_at = CASE WHEN v.finished THEN $3::timestamp(3) ELSE g.finished_at END
+      FROM jsonb_to_recordset($5::jsonb) AS v(version int, state jsonb, finished boolean, outcome jsonb)
+      WHERE g.id = $1::int AND g.version = $2::int
+      RETURNING g.id
+    ), seated AS (
+      UPDATE seats AS s
+      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at,
+        dm_moves = COALESCE(v.dm_moves, s.dm_moves),
+        dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
+      FROM jsonb_to_recordset($6::jsonb)
+        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), dm_moves boolean, answered text)
+      WHERE s.game_id = $1::int AND s.seat = v.seat
+    ), cancelled AS (
+      UPDATE jobs SET status = 'cancelled', done_at = $3::timestamp(3)
+      WHERE game_id = $1::int AND status = 'pending'
+        AND ($7::boolean OR payload->>'timer' IN (SELECT jsonb_array_elements_text($8::jsonb)))
+    ), scheduled AS (
+      INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
+      SELECT v.kind, $1::int, v.due_at, v.payload, $3::timestamp(3)
+      FROM jsonb_to_recordset($9::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)
+    ), queued AS (
+      INSERT INTO outbox (kind, payload, available_at, created_at)
+      SELECT v.kind, v.payload, v.available_at, $3::timestamp(3)
+      FROM jsonb_to_recordset($10::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+      ORDER BY v.i
+    ), released AS (
+      UPDATE assets SET locked_by_game_id = NULL, updated_at = $3::timestamp(3) WHERE $11::boolean AND locked_by_game_id = $1::int
+    )
+    SELECT count(*)::int AS updated FROM changed`,
+};
+
+/** A change as written: the steps since the version read, and where they lead. */
+interface ChangeRow {
+  version: number;
+  steps: Step[];
+  state: unknown;
+  outcome: StoredOutcome | null;
+}
+
+/**
+ * WRITE_CHANGE's parameters. Times go in as ISO strings (UTC), which `timestamp(3)` reads without
+ * a zone shift whatever the process's zone; rows go in as JSON text.
+ */
+function changeParams(game: StoredGame, change: ChangeRow, w: Writes, now: Date): { values: unknown[]; states: number } {
   const moves = change.steps.map((st, i) => ({ i: i + 1, actor: st.actor, entry: st.entry }));
   const states = change.steps.length ? [{ version: change.version, state: change.state, finished: change.outcome !== null, outcome: change.outcome }] : [];
   const seats = w.seats.map((st) => seatRow(st, w));
@@ -111,47 +164,90 @@ async function writeChange(
   const cancel = cancelAll ? [] : (w.cancelTimers as string[]);
   const jobs = w.jobs.map((j) => ({ kind: j.kind, due_at: j.dueAt, payload: j.payload }));
   const outbox = w.outbox.map((o, i) => ({ i, kind: o.kind, payload: o.payload, available_at: o.availableAt ?? now }));
-  // dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
-  // here for the DM the click answered, and only if it is still that seat's newest.
-  const rows = await tx.$queryRaw<Array<{ updated: number }>>`
-    WITH logged AS (
-      INSERT INTO moves (game_id, seq, actor_id, entry, created_at)
-      SELECT ${game.id}, ${game.version} + v.i, v.actor, v.entry, ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS v(i int, actor text, entry jsonb)
-    ), changed AS (
-      UPDATE games AS g SET
-        state = v.state, version = v.version, updated_at = ${now},
-        status = CASE WHEN v.finished THEN 'finished' ELSE g.status END,
-        outcome = CASE WHEN v.finished THEN v.outcome ELSE g.outcome END,
-        finished_at = CASE WHEN v.finished THEN ${now}::timestamp(3) ELSE g.finished_at END
-      FROM jsonb_to_recordset(${JSON.stringify(states)}::jsonb) AS v(version int, state jsonb, finished boolean, outcome jsonb)
-      WHERE g.id = ${game.id} AND g.version = ${game.version}
-      RETURNING g.id
-    ), seated AS (
-      UPDATE seats AS s
-      SET result = v.result, turn_version = v.turn_version, turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, dm_moves = COALESCE(v.dm_moves, s.dm_moves),
-        dm_live = CASE WHEN v.answered IS NOT NULL AND s.dm_message_id = v.answered THEN false ELSE s.dm_live END
-      FROM jsonb_to_recordset(${JSON.stringify(seats)}::jsonb)
-        AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), dm_moves boolean, answered text)
-      WHERE s.game_id = ${game.id} AND s.seat = v.seat
-    ), cancelled AS (
-      UPDATE jobs SET status = 'cancelled', done_at = ${now}
-      WHERE game_id = ${game.id} AND status = 'pending'
-        AND (${cancelAll} OR payload->>'timer' IN (SELECT jsonb_array_elements_text(${JSON.stringify(cancel)}::jsonb)))
-    ), scheduled AS (
-      INSERT INTO jobs (kind, game_id, due_at, payload, created_at)
-      SELECT v.kind, ${game.id}, v.due_at, v.payload, ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS v(kind text, due_at timestamp(3), payload jsonb)
-    ), queued AS (
-      INSERT INTO outbox (kind, payload, available_at, created_at)
-      SELECT v.kind, v.payload, v.available_at, ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(outbox)}::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
-      ORDER BY v.i
-    ), released AS (
-      UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE ${w.releaseAssets} AND locked_by_game_id = ${game.id}
-    )
-    SELECT count(*)::int AS updated FROM changed`;
-  if (Number(rows[0]?.updated ?? 0) !== states.length) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
+  const values = [
+    game.id,
+    game.version,
+    now.toISOString(),
+    JSON.stringify(moves),
+    JSON.stringify(states),
+    JSON.stringify(seats),
+    cancelAll,
+    JSON.stringify(cancel),
+    JSON.stringify(jobs),
+    JSON.stringify(outbox),
+    w.releaseAssets,
+  ];
+  return { values, states: states.length };
+}
+
+function checkWritten(updated: number | undefined, expected: number): void {
+  if (Number(updated ?? 0) !== expected) throw new UserError('game/stale', 'The game changed while you were moving. Look at the board again and retry.');
+}
+
+/** A move's earlier timeouts (games of three or more that went on after a seat ran out). */
+export const EARLIER_TIMEOUTS: Statement = {
+  name: 'stonehall-earlier-timeouts',
+  text: `SELECT entry->>'player' AS player FROM moves
+      WHERE game_id = $1::int AND entry->>'type' = 'forfeit' AND entry->>'reason' = 'timeout' ORDER BY seq`,
+};
+
+/**
+ * Where a change's statements run: Prisma's interactive transaction (every use case), or a plain
+ * pg client in its transaction (the hot path of a move, src/db/hot.ts).
+ */
+export interface ChangeStore {
+  earlierTimeouts(gameId: number): Promise<string[]>;
+  /** Writes the change; throws (rolling everything back) if the game moved. */
+  write(game: StoredGame, change: ChangeRow, w: Writes, now: Date): Promise<void>;
+  /** The end's other writes, after the change is written: a cycle's rewards, and everyone's all-time rating. */
+  finish(ctx: ServiceContext, game: LockedGame, outcome: StoredOutcome, seats: Seat[], now: Date): Promise<void>;
+}
+
+type StoredGame = Pick<GameRow, 'id' | 'version' | 'cycleId' | 'practice'>;
+
+/** A cycle game's end grants rewards to the cycle's inventories (practice games never count). */
+const grantsRewards = (game: Pick<GameRow, 'cycleId' | 'practice'>) => game.cycleId !== null && !game.practice;
+
+async function finishOnPrisma(tx: Tx, ctx: ServiceContext, game: LockedGame, outcome: StoredOutcome, seats: Seat[], now: Date): Promise<void> {
+  if (grantsRewards(game)) await grantCycleRewards(tx, ctx, game, outcome, now);
+  await recordRatings(tx, { ...game, outcome }, seats, now);
+}
+
+export function prismaStore(tx: Tx): ChangeStore {
+  return {
+    async earlierTimeouts(gameId) {
+      return (await tx.$queryRawUnsafe<Array<{ player: string }>>(EARLIER_TIMEOUTS.text, gameId)).map((r) => r.player);
+    },
+    async write(game, change, w, now) {
+      const p = changeParams(game, change, w, now);
+      const rows = await tx.$queryRawUnsafe<Array<{ updated: number }>>(WRITE_CHANGE.text, ...p.values);
+      checkWritten(rows[0]?.updated, p.states);
+    },
+    finish: (ctx, game, outcome, seats, now) => finishOnPrisma(tx, ctx, game, outcome, seats, now),
+  };
+}
+
+/**
+ * The hot path's store: prepared statements on `client`, the end's ratings included. A cycle game's
+ * finishing move is declined before anything is written (NeedsPrismaPath): its rewards go through
+ * Prisma (inventories, assets), so the caller reruns the move on the Prisma path.
+ */
+export function pgStore(client: PoolClient): ChangeStore {
+  return {
+    async earlierTimeouts(gameId) {
+      return (await run<{ player: string }>(client, EARLIER_TIMEOUTS, [gameId])).map((r) => r.player);
+    },
+    async write(game, change, w, now) {
+      if (change.outcome !== null && grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
+      const p = changeParams(game, change, w, now);
+      const rows = await run<{ updated: number }>(client, WRITE_CHANGE, p.values);
+      checkWritten(rows[0]?.updated, p.states);
+    },
+    async finish(_ctx, game, outcome, seats, now) {
+      if (grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
+      await recordRatingsOn(pgSql(client), { ...game, outcome }, seats, now);
+    },
+  };
 }
 
 /**
@@ -278,8 +374,15 @@ export interface Committed {
  * `steps`; the autopilot then plays its seats. `actor` is who made the change (their own turn
  * going on gets a fresh turn DM).
  */
-export async function commitChange(
-  tx: Tx,
+export async function commitChange(tx: Tx, ...args: CommitArgs): Promise<Committed> {
+  return commitChangeOn(prismaStore(tx), ...args);
+}
+
+type CommitArgs = Parameters<typeof commitChangeOn> extends [unknown, ...infer R] ? R : never;
+
+/** commitChange with its statements run by `store` (the hot path's pg client, or Prisma). */
+export async function commitChangeOn(
+  store: ChangeStore,
   ctx: ServiceContext,
   game: LockedGame,
   def: GameDefinition,
@@ -309,10 +412,8 @@ export async function commitChange(
   // In a game of three or more that went on after a seat ran out, that was logged in an earlier change.
   let timedOut = auto.steps.flatMap((s) => (s.entry.type === 'forfeit' && s.entry.reason === 'timeout' ? [s.entry.player] : []));
   if (engineOutcome && engine.out && game.version > 0) {
-    const earlier = await tx.$queryRaw<Array<{ player: string }>>`
-      SELECT entry->>'player' AS player FROM moves
-      WHERE game_id = ${game.id} AND entry->>'type' = 'forfeit' AND entry->>'reason' = 'timeout' ORDER BY seq`;
-    timedOut = [...new Set([...earlier.map((e) => e.player), ...timedOut])];
+    const earlier = await store.earlierTimeouts(game.id);
+    timedOut = [...new Set([...earlier, ...timedOut])];
   }
   // The game's own clock too (Krellstones' expired choices), which the engine records as a forfeit.
   if (engineOutcome && def.timedOut) timedOut = [...new Set([...timedOut, ...def.timedOut(final)])];
@@ -335,17 +436,12 @@ export async function commitChange(
   for (const o of w.outbox) if (o.kind === 'dm') (o.payload as OutboxPayload<'dm'>).meta = meta;
   // The end's other writes: a cycle's rewards, and everyone's all-time rating.
   const finalSeats = seats;
-  const rewards = outcome
-    ? async (t: Tx) => {
-        if (game.cycleId !== null && !game.practice) await grantCycleRewards(t, ctx, game, outcome, now);
-        await recordRatings(t, { ...game, outcome }, finalSeats, now);
-      }
-    : undefined;
   if (opts.batch) {
+    const rewards = outcome ? (t: Tx) => finishOnPrisma(t, ctx, game, outcome, finalSeats, now) : undefined;
     opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
   } else {
-    await writeChange(tx, game, { version, steps: auto.steps, state: final, outcome }, w, now);
-    await rewards?.(tx);
+    await store.write(game, { version, steps: auto.steps, state: final, outcome }, w, now);
+    if (outcome) await store.finish(ctx, game, outcome, finalSeats, now);
   }
   const { timing: _timing, ...row } = game;
   const after: GameRow = {

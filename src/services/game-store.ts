@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
+import { PoolBusyError, pgTransaction, run, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { Outcome, PlayerId } from '../kernel/types.ts';
 import type { ServiceContext } from './context.ts';
@@ -146,14 +148,24 @@ const utc = (t: string | null): Date | null => (t === null ? null : new Date(`${
 /**
  * Locks the game row and reads it with its seats and its turn timing (the time per move chosen for
  * the game, else the server's turn limit; the server's reminders): one statement (a move's latency
- * is mostly round trips).
+ * is mostly round trips). The same text runs through Prisma and, prepared, on the hot path.
  */
-export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
-  const rows = await tx.$queryRaw<LockedRow[]>`
-    SELECT g.*, COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS timing_turn_limit_minutes, gu.reminder_minutes,
+export const LOCK_GAME: Statement = {
+  name: 'stonehall-lock-game',
+  text: `SELECT g.*, COALESCE(g.turn_limit_minutes, gu.turn_limit_minutes) AS timing_turn_limit_minutes, gu.reminder_minutes,
       (SELECT coalesce(json_agg(s ORDER BY s.seat), '[]'::json) FROM seats s WHERE s.game_id = g.id) AS seats
     FROM games g JOIN guilds gu ON gu.id = g.guild_id
-    WHERE g.id = ${gameId} FOR UPDATE OF g`;
+    WHERE g.id = $1::int FOR UPDATE OF g`,
+};
+
+export async function lockGame(tx: Tx, gameId: number): Promise<LockedGame | null> {
+  const rows = await tx.$queryRawUnsafe<LockedRow[]>(LOCK_GAME.text, gameId);
+  return rows[0] ? toLockedGame(rows[0]) : null;
+}
+
+/** lockGame on the hot path: a plain pg client in its transaction. */
+export async function lockGamePg(client: PoolClient, gameId: number): Promise<LockedGame | null> {
+  const rows = await run<LockedRow>(client, LOCK_GAME, [gameId]);
   return rows[0] ? toLockedGame(rows[0]) : null;
 }
 
@@ -209,14 +221,28 @@ function toLockedGame(r: LockedRow): LockedGame {
   };
 }
 
-/** Loads a game for a use case, refusing unknown ids and ids from another server alike. */
-export async function loadForUpdate(tx: Tx, ctx: ServiceContext, gameId: number, guildId: string | null): Promise<LockedGame> {
-  const game = await lockGame(tx, gameId);
+/**
+ * Loads a game for a use case, refusing unknown ids and ids from another server alike. `tx`: the
+ * Prisma transaction, or the hot path's lock (lockGamePg on its client).
+ */
+export async function loadForUpdate(
+  tx: Tx | ((gameId: number) => Promise<LockedGame | null>),
+  ctx: ServiceContext,
+  gameId: number,
+  guildId: string | null,
+): Promise<LockedGame> {
+  const game = typeof tx === 'function' ? await tx(gameId) : await lockGame(tx, gameId);
   if (!game || (guildId !== null && game.guildId !== guildId)) {
     throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
   }
   return game;
 }
+
+const BUSY_MESSAGE = 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.';
+/** How long a use case waits for a free connection before the user is told to try again. */
+const MAX_WAIT_MS = 10_000;
+/** How long a use case's transaction may last (Prisma's path); on the hot path, each statement. */
+const TIMEOUT_MS = 15_000;
 
 /**
  * One use case, one transaction; wakes the outbox after the commit. When the database is so busy
@@ -226,11 +252,39 @@ export async function loadForUpdate(tx: Tx, ctx: ServiceContext, gameId: number,
 export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let result: T;
   try {
-    result = await ctx.db.$transaction(fn, { timeout: 15_000, maxWait: 10_000 });
+    result = await ctx.db.$transaction(fn, { timeout: TIMEOUT_MS, maxWait: MAX_WAIT_MS });
   } catch (err) {
     if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
-      throw new UserError('system/busy', 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.');
+      throw new UserError('system/busy', BUSY_MESSAGE);
     }
+    throw err;
+  }
+  ctx.onOutbox?.();
+  return result;
+}
+
+/**
+ * Thrown on a hot path when the use case needs what only the Prisma path does (a finishing move's
+ * rewards and ratings, an item check): the pg transaction rolls back and the caller reruns the use
+ * case through inTransaction.
+ */
+export class NeedsPrismaPath extends Error {
+  constructor(why: string) {
+    super(`hot path declined: ${why}`);
+    this.name = 'NeedsPrismaPath';
+  }
+}
+
+/**
+ * inTransaction on a plain pg client of the pool Prisma runs on (src/db/hot.ts): same
+ * transaction, same busy refusal, same outbox wake-up after the commit.
+ */
+export async function inPgTransaction<T>(ctx: ServiceContext, pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS });
+  } catch (err) {
+    if (err instanceof PoolBusyError) throw new UserError('system/busy', BUSY_MESSAGE);
     throw err;
   }
   ctx.onOutbox?.();

@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { RuleError, type Outcome, type PlayerId } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
-import { commitChange, queue, runAutopilot, type Step } from './changes.ts';
+import { poolOf } from '../db/hot.ts';
+import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Step } from './changes.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import {
   definitionOf,
   gameInfo,
+  inPgTransaction,
   inTransaction,
   loadForUpdate,
+  lockGamePg,
+  NeedsPrismaPath,
   makeSnapshot,
   parseState,
   seedCommitment,
@@ -133,7 +137,7 @@ function requireVersion(game: GameRow, expected: number | undefined): void {
 
 /** Locks a game for a seated player's action: it must be theirs, running, and at the version they saw. */
 async function lockForPlayer(
-  tx: Tx,
+  tx: Tx | ((gameId: number) => Promise<LockedGame | null>),
   ctx: ServiceContext,
   input: { gameId: number; userId: string; guildId: string | null; expectedVersion?: number; kind?: string },
 ): Promise<LockedGame> {
@@ -148,14 +152,20 @@ async function lockForPlayer(
 }
 
 /** Applies `moves` by `userId` in order (each parsed, legal, and holding any item it needs). */
-async function applyMoves(tx: Tx | null, def: GameDefinition, game: GameRow, state: unknown, userId: string, moves: unknown[]): Promise<{ state: unknown; steps: Step[] }> {
+async function applyMoves(
+  holds: ((item: string) => Promise<boolean>) | null,
+  def: GameDefinition,
+  state: unknown,
+  userId: string,
+  moves: unknown[],
+): Promise<{ state: unknown; steps: Step[] }> {
   let s = state;
   const steps: Step[] = [];
   for (const raw of moves) {
     const move = def.engine.moveSchema.safeParse(raw);
     if (!move.success) throw new UserError(`${def.kind}/bad-move`, 'That move is not valid here. Use the buttons on the board.');
     const item = def.itemFor?.(move.data) ?? null;
-    if (item && tx && !(await holdsItem(tx, game, userId, item))) {
+    if (item && holds && !(await holds(item))) {
       const name = def.items?.find((i) => i.id === item)?.name ?? item;
       throw new UserError('inventory/not-held', `You do not hold a ${name} in this cycle’s inventory. See yours with \`/inventory show\`.`);
     }
@@ -202,29 +212,64 @@ export async function playMove(
     via?: 'dm' | 'board';
   },
 ): Promise<MoveResult> {
-  return inTransaction(ctx, async (tx) => {
-    const game = await lockForPlayer(tx, ctx, input);
-    const def = definitionOf(ctx, game.kind);
-    const prev = parseState(def, game);
-    const moves = input.many ? (input.move as unknown[]) : [input.move];
-    if (moves.length === 0) throw new UserError('game/no-move', 'Choose a move first.');
-    const { state: next, steps } = await applyMoves(tx, def, game, prev, input.userId, moves);
-    const committed = await commitChange(tx, ctx, game, def, prev, next, steps, {
-      actor: input.userId,
-      fromDm: input.fromDm === true,
-      boardByReply: input.fromBoard === true,
-      ...(input.via ? { via: input.via } : {}),
-      extra: (w, final) => {
-        for (const userId of new Set(input.notify ?? [])) {
-          // The autopilot's seats (practice) have no DMs: a Tellstones peek handed to one is its own.
-          if (!game.seats.some((s) => s.playerId === userId && !s.autopilot)) continue;
-          const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: def.engine.view(final, userId), actor: input.userId };
-          queue(w, 'dm', { userId, fallbackChannelId: game.channelId, notification });
-        }
-      },
-    });
-    return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome };
+  // The hot path (a plain pg transaction on Prisma's own pool, prepared statements) when the
+  // database is a server; a move it declines (a finishing move, an item) runs through Prisma.
+  const pool = poolOf(ctx.db);
+  if (pool) {
+    try {
+      return await inPgTransaction(ctx, pool, (client) =>
+        moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) }),
+      );
+    } catch (err) {
+      if (!(err instanceof NeedsPrismaPath)) throw err;
+    }
+  }
+  return inTransaction(ctx, (tx) => moveIn(ctx, input, { lock: tx, holds: (game, userId, item) => holdsItem(tx, game, userId, item), store: prismaStore(tx) }));
+}
+
+/** playMove's transaction, its statements run on Prisma or on the hot path's client. */
+async function moveIn(
+  ctx: ServiceContext,
+  input: Parameters<typeof playMove>[1],
+  on: {
+    lock: Tx | ((gameId: number) => Promise<LockedGame | null>);
+    /** null: the hot path, which declines a move that needs an item (NeedsPrismaPath). */
+    holds: ((game: GameRow, userId: string, item: string) => Promise<boolean>) | null;
+    store: ChangeStore;
+  },
+): Promise<MoveResult> {
+  const game = await lockForPlayer(on.lock, ctx, input);
+  const def = definitionOf(ctx, game.kind);
+  const prev = parseState(def, game);
+  const moves = input.many ? (input.move as unknown[]) : [input.move];
+  if (moves.length === 0) throw new UserError('game/no-move', 'Choose a move first.');
+  const holds = on.holds;
+  const { state: next, steps } = await applyMoves(
+    holds
+      ? (item) => holds(game, input.userId, item)
+      : async () => {
+          throw new NeedsPrismaPath('an item is checked through Prisma');
+        },
+    def,
+    prev,
+    input.userId,
+    moves,
+  );
+  const committed = await commitChangeOn(on.store, ctx, game, def, prev, next, steps, {
+    actor: input.userId,
+    fromDm: input.fromDm === true,
+    boardByReply: input.fromBoard === true,
+    ...(input.via ? { via: input.via } : {}),
+    extra: (w, final) => {
+      for (const userId of new Set(input.notify ?? [])) {
+        // The autopilot's seats (practice) have no DMs: a Tellstones peek handed to one is its own.
+        if (!game.seats.some((s) => s.playerId === userId && !s.autopilot)) continue;
+        const notification = { type: 'update' as const, gameId: game.id, kind: game.kind, view: def.engine.view(final, userId), actor: input.userId };
+        queue(w, 'dm', { userId, fallbackChannelId: game.channelId, notification });
+      }
+    },
   });
+  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome };
 }
 
 /**
@@ -242,7 +287,7 @@ export async function previewMoves(
   requireActive(game);
   requireVersion(game, input.expectedVersion);
   const def = definitionOf(ctx, game.kind);
-  const { state } = await applyMoves(null, def, game, parseState(def, game), input.userId, input.moves);
+  const { state } = await applyMoves(null, def, parseState(def, game), input.userId, input.moves);
   return { view: def.engine.view(state, input.userId), legal: def.engine.legalMoves(state, input.userId), outcome: def.engine.outcome(state) };
 }
 

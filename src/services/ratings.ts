@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client.ts';
+import { prismaSql, type Sql, type Statement } from '../db/hot.ts';
 import type { Rating, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { rateGame, START_RATING, type RatingState } from './glicko.ts';
@@ -19,36 +20,53 @@ export interface RatedGame {
   outcome: unknown;
 }
 
+/** recordRatings' statements (one text each: prepared on a move's hot path, src/db/hot.ts). */
+const ENSURE_RATINGS: Statement = {
+  name: 'stonehall-ratings-ensure',
+  text: `INSERT INTO ratings (guild_id, kind, player_id, updated_at)
+    SELECT $1::text, $2::text, p, $3::timestamp(3) FROM unnest($4::text[]) AS p ORDER BY p
+    ON CONFLICT DO NOTHING`,
+};
+const LOCK_RATINGS: Statement = {
+  name: 'stonehall-ratings-lock',
+  text: `SELECT player_id, rating, rd, vol FROM ratings
+    WHERE guild_id = $1::text AND kind = $2::text AND player_id = ANY($3::text[])
+    ORDER BY player_id FOR UPDATE`,
+};
+const UPDATE_RATINGS: Statement = {
+  name: 'stonehall-ratings-update',
+  text: `UPDATE ratings AS r SET
+      rating = v.rating, rd = v.rd, vol = v.vol, games = r.games + 1,
+      wins = r.wins + (v.result = 'win')::int, draws = r.draws + (v.result = 'draw')::int,
+      losses = r.losses + (v.result = 'loss')::int, forfeits = r.forfeits + (v.result = 'forfeit')::int,
+      updated_at = $3::timestamp(3)
+    FROM jsonb_to_recordset($4::jsonb) AS v(player_id text, rating float8, rd float8, vol float8, result text)
+    WHERE r.guild_id = $1::text AND r.kind = $2::text AND r.player_id = v.player_id`,
+};
+
 /** Applies a finished game to its players' all-time ratings (inside the finishing transaction). */
 export async function recordRatings(tx: Tx, game: RatedGame, seats: Pick<Seat, 'playerId' | 'result' | 'autopilot'>[], now: Date): Promise<void> {
+  await recordRatingsOn(prismaSql(tx), game, seats, now);
+}
+
+/** recordRatings with its statements run by `sql` (Prisma's transaction, or a move's hot path). */
+export async function recordRatingsOn(sql: Sql, game: RatedGame, seats: Pick<Seat, 'playerId' | 'result' | 'autopilot'>[], now: Date): Promise<void> {
   if (game.practice) return;
   const rated = seats.filter((s) => s.result && !s.autopilot).sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0));
   if (rated.length < 2) return;
   const ids = rated.map((s) => s.playerId);
+  const at = now.toISOString();
   // Rows exist first, then are locked in player order: two games ending at once that share a
   // player apply one after the other, never from the same "before".
-  await tx.$executeRaw`
-    INSERT INTO ratings (guild_id, kind, player_id, updated_at)
-    SELECT ${game.guildId}, ${game.kind}, p, ${now} FROM unnest(${ids}::text[]) AS p ORDER BY p
-    ON CONFLICT DO NOTHING`;
-  const rows = await tx.$queryRaw<Array<{ player_id: string; rating: number; rd: number; vol: number }>>`
-    SELECT player_id, rating, rd, vol FROM ratings
-    WHERE guild_id = ${game.guildId} AND kind = ${game.kind} AND player_id = ANY(${ids}::text[])
-    ORDER BY player_id FOR UPDATE`;
+  await sql.run(ENSURE_RATINGS, [game.guildId, game.kind, at, ids]);
+  const rows = await sql.run<{ player_id: string; rating: number; rd: number; vol: number }>(LOCK_RATINGS, [game.guildId, game.kind, ids]);
   const before = new Map(rows.map((r) => [r.player_id, { r: r.rating, rd: r.rd, v: r.vol } satisfies RatingState]));
   const after = rateGame(rated, game.outcome as { places?: Record<string, number> } | null, (id) => before.get(id)!);
   const updates = rated.map((s) => {
     const n = after.get(s.playerId)!;
     return { player_id: s.playerId, rating: n.r, rd: n.rd, vol: n.v, result: s.result };
   });
-  await tx.$executeRaw`
-    UPDATE ratings AS r SET
-      rating = v.rating, rd = v.rd, vol = v.vol, games = r.games + 1,
-      wins = r.wins + (v.result = 'win')::int, draws = r.draws + (v.result = 'draw')::int,
-      losses = r.losses + (v.result = 'loss')::int, forfeits = r.forfeits + (v.result = 'forfeit')::int,
-      updated_at = ${now}
-    FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS v(player_id text, rating float8, rd float8, vol float8, result text)
-    WHERE r.guild_id = ${game.guildId} AND r.kind = ${game.kind} AND r.player_id = v.player_id`;
+  await sql.run(UPDATE_RATINGS, [game.guildId, game.kind, at, JSON.stringify(updates)]);
 }
 
 export interface RecentResult {

@@ -1,0 +1,215 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OffsetClock } from '../../src/clock.ts';
+import { PrismaClient } from '../../src/db/client.ts';
+import { pgTransaction, poolOf } from '../../src/db/hot.ts';
+import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
+import { pgStore } from '../../src/services/changes.ts';
+import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
+import { UserError } from '../../src/services/errors.ts';
+import { inPgTransaction, lockGamePg } from '../../src/services/game-store.ts';
+import { playMove } from '../../src/services/games.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { SEED_A, testContext } from '../helpers/context.ts';
+
+/**
+ * A move's hot path (src/db/hot.ts: a plain pg transaction with prepared statements on Prisma's
+ * own pool) against the Prisma path it replaces: the same game played on two databases, one
+ * through each, writes the same rows. Both pools hold one connection, so what the hot path
+ * prepared is visible to the next query, and a connection it failed to hand back would block the
+ * next move.
+ */
+
+const GUILD = '100000000000000001';
+const CHANNEL = '100000000000000002';
+const alice = { id: '200000000000000001', name: 'Alice', bot: false };
+const bob = { id: '200000000000000002', name: 'Bob', bot: false };
+const T0 = new Date('2026-03-01T12:00:00.000Z');
+
+let fast: TestDatabase;
+let slow: TestDatabase;
+/** A Prisma client on `slow`'s pool that no hot path knows of: every move goes through Prisma. */
+let slowPrisma: PrismaClient;
+
+beforeAll(async () => {
+  fast = await createTestDatabase({ poolSize: 1 });
+  slow = await createTestDatabase({ poolSize: 1 });
+  slowPrisma = new PrismaClient({ adapter: new PrismaPg(slow.pool!, { disposeExternalPool: false }) });
+});
+afterAll(async () => {
+  await slowPrisma?.$disconnect();
+  await fast?.drop();
+  await slow?.drop();
+});
+
+const TABLES = 'guilds, players, challenges, games, seats, moves, jobs, outbox, ratings, assets';
+beforeEach(async () => {
+  for (const d of [fast, slow]) {
+    await d.sql.exec(`DROP TRIGGER IF EXISTS outbox_fails ON outbox`);
+    await d.sql.exec(`TRUNCATE ${TABLES} RESTART IDENTITY CASCADE`);
+  }
+});
+
+function contexts(): { f: ServiceContext & { clock: OffsetClock }; s: ServiceContext & { clock: OffsetClock } } {
+  const f = testContext(fast, new OffsetClock({ frozenAt: T0 }));
+  const s = { ...testContext(slow, new OffsetClock({ frozenAt: T0 })), db: slowPrisma };
+  return { f, s };
+}
+
+async function start(ctx: ServiceContext): Promise<number> {
+  const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
+  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed: SEED_A });
+  return game.id;
+}
+
+/** Every row a move writes, as stored (ids, times and JSON included). */
+async function dump(d: TestDatabase) {
+  const q = (t: string, order: string) => d.sql.query<Record<string, unknown>>(`SELECT * FROM ${t} ORDER BY ${order}`);
+  return {
+    games: await q('games', 'id'),
+    seats: await q('seats', 'game_id, seat'),
+    moves: await q('moves', 'game_id, seq'),
+    jobs: await q('jobs', 'id'),
+    outbox: await q('outbox', 'id'),
+    ratings: await q('ratings', 'guild_id, player_id'),
+  };
+}
+
+async function current(d: TestDatabase, gameId: number) {
+  const [g] = await d.sql.query<{ state: KnucklebonesState; version: number; status: string }>('SELECT state, version, status FROM games WHERE id = $1', [gameId]);
+  return g!;
+}
+
+/** The statements this connection has prepared (the pool has one connection: the hot path's). */
+async function prepared(d: TestDatabase): Promise<string[]> {
+  return (await d.sql.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).map((r) => r.name);
+}
+
+const column = (st: KnucklebonesState) => st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
+
+function isCode(code: string) {
+  return (e: unknown) => e instanceof UserError && e.code === code;
+}
+
+describe('a move on the hot path', () => {
+  it('runs only where Prisma runs on a pool (a server, not the embedded database)', () => {
+    expect(poolOf(fast.prisma)).toBe(fast.pool);
+    expect(poolOf(slowPrisma)).toBeUndefined();
+  });
+
+  it('writes the same rows as the Prisma path, move after move, to the game over with its ratings', async () => {
+    const { f, s } = contexts();
+    expect(await start(f)).toBe(await start(s));
+    const id = 1;
+    expect(await dump(fast)).toEqual(await dump(slow));
+    let moves = 0;
+    for (;;) {
+      const g = await current(fast, id);
+      if (g.status !== 'active') break;
+      const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version, kind: 'knucklebones', fromBoard: moves % 2 === 0 };
+      await f.clock.advance(61_000);
+      await s.clock.advance(61_000);
+      const a = await playMove(f, input);
+      const b = await playMove(s, input);
+      expect(a.outcome).toEqual(b.outcome);
+      expect(a.after.game).toEqual(b.after.game);
+      expect(a.after.view(alice.id)).toEqual(b.after.view(alice.id));
+      expect(await dump(fast)).toEqual(await dump(slow));
+      // It ran on the hot path: its statements are prepared on the pool's one connection (and,
+      // once the game is over, the ratings' too: a game outside any cycle ends on the hot path).
+      const names = await prepared(fast);
+      expect(names).toEqual(expect.arrayContaining(['stonehall-lock-game', 'stonehall-write-change']));
+      expect(names.some((n) => n.startsWith('stonehall-ratings'))).toBe(a.outcome !== null);
+      expect(await prepared(slow)).toEqual([]);
+      moves++;
+    }
+    expect(moves).toBeGreaterThan(5);
+    const end = await dump(fast);
+    expect(end.games[0]!.status).toBe('finished');
+    expect(end.seats.map((x) => x.result).sort()).not.toContain(null);
+    expect(end.ratings).toHaveLength(2);
+    expect(end.outbox.filter((o) => o.kind === 'result')).toHaveLength(1);
+  });
+
+  it('refuses a stale version and changes nothing', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const g = await current(fast, id);
+    const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
+    await playMove(f, input);
+    const before = await dump(fast);
+    await expect(playMove(f, input)).rejects.toSatisfy(isCode('game/stale'));
+    expect(await dump(fast)).toEqual(before);
+  });
+
+  it('refuses a write whose game moved since it was read, and rolls back what the statement began', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const before = await dump(fast);
+    const write = inPgTransaction(f, fast.pool!, async (client) => {
+      const game = (await lockGamePg(client, id))!;
+      const steps = [{ actor: alice.id, entry: { type: 'move' as const, move: { type: 'place', column: 1 } } }];
+      const w = { seats: [], cancelTimers: [], jobs: [], outbox: [{ kind: 'board' as const, payload: { gameId: id } }], releaseAssets: false };
+      await pgStore(client).write({ id, version: game.version - 1, cycleId: null, practice: false }, { version: game.version + 1, steps, state: game.state, outcome: null }, w, f.clock.now());
+    });
+    await expect(write).rejects.toSatisfy(isCode('game/stale'));
+    expect(await dump(fast)).toEqual(before);
+  });
+
+  it('rolls back everything when a statement fails midway, and hands its connection back', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    await fast.sql.exec(`
+      CREATE OR REPLACE FUNCTION outbox_fails() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox refused'; END $$;
+      CREATE TRIGGER outbox_fails BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION outbox_fails();`);
+    const g = await current(fast, id);
+    const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
+    const before = await dump(fast);
+    await expect(playMove(f, input)).rejects.toThrow(/outbox refused/);
+    expect(await dump(fast)).toEqual(before);
+    // A refusal after the lock (not their turn) rolls back too.
+    const other = g.state.turn === alice.id ? bob.id : alice.id;
+    await expect(playMove(f, { ...input, userId: other })).rejects.toBeInstanceOf(UserError);
+    expect(await dump(fast)).toEqual(before);
+    // The one connection came back each time: the move goes through once the trigger is gone.
+    await fast.sql.exec('DROP TRIGGER outbox_fails ON outbox');
+    const r = await playMove(f, input);
+    expect(r.after.game.version).toBe(g.version + 1);
+    expect((await dump(fast)).moves).toHaveLength(1);
+  });
+
+  it('tells the player to try again when no connection frees up, and changes nothing', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const g = await current(fast, id);
+    const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
+    const held = await fast.pool!.connect();
+    try {
+      await expect(playMove(f, input)).rejects.toSatisfy(isCode('system/busy'));
+    } finally {
+      held.release();
+    }
+    expect((await current(fast, id)).version).toBe(g.version);
+    const r = await playMove(f, input);
+    expect(r.after.game.version).toBe(g.version + 1);
+  }, 30_000);
+
+  it('cancels a statement that runs past the timeout, rolls back, and leaves no setting on the connection', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const before = await dump(fast);
+    const slowWrite = pgTransaction(
+      fast.pool!,
+      async (client) => {
+        await client.query('UPDATE games SET board_version = board_version + 1 WHERE id = $1', [id]);
+        await client.query('SELECT pg_sleep(5)');
+      },
+      { maxWaitMs: 1_000, statementTimeoutMs: 200 },
+    );
+    await expect(slowWrite).rejects.toMatchObject({ code: '57014' });
+    expect(await dump(fast)).toEqual(before);
+    // The pool's one connection is back, without the transaction's timeout.
+    expect(await fast.sql.query<{ statement_timeout: string }>('SHOW statement_timeout')).toEqual([{ statement_timeout: '0' }]);
+  });
+});
