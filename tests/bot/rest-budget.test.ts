@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { budgetKey, countsAgainstGlobal, RestBudget } from '../../src/bot/rest-budget.ts';
+import { readEnv, restBudgetEnabled } from '../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /**
@@ -59,6 +60,26 @@ describe('which requests count against the global limit', () => {
     const token = `${Buffer.from('123456789012345678').toString('base64')}.abc.def`;
     expect(budgetKey(token)).toBe('123456789012345678');
     expect(budgetKey('not-a-token')).toBe('bot');
+  });
+});
+
+describe('configuration', () => {
+  const url = 'postgresql://postgres@127.0.0.1:5432/x';
+  it.each([
+    [{}, false, 50],
+    [{ DATABASE_URL: url }, true, 50],
+    [{ DATABASE_URL: url, STONEHALL_REST_BUDGET: '0', DISCORD_GLOBAL_RATE: '120' }, false, 120],
+    [{ DATABASE_URL: url, STONEHALL_REST_BUDGET: '1' }, true, 50],
+  ])('%j: budget %s at %i/s', (vars, on, rate) => {
+    const env = readEnv(vars);
+    expect(restBudgetEnabled(env)).toBe(on);
+    expect(env.DISCORD_GLOBAL_RATE).toBe(rate);
+  });
+
+  it('refuse a budget without a shared database, and a rate that is not a positive number', () => {
+    expect(() => restBudgetEnabled(readEnv({ STONEHALL_REST_BUDGET: '1' }))).toThrow(/STONEHALL_REST_BUDGET=1 needs DATABASE_URL/);
+    expect(() => readEnv({ DISCORD_GLOBAL_RATE: '0' })).toThrow(/DISCORD_GLOBAL_RATE/);
+    expect(() => readEnv({ DISCORD_GLOBAL_RATE: 'fast' })).toThrow(/DISCORD_GLOBAL_RATE/);
   });
 });
 
