@@ -137,6 +137,17 @@ describe('several budgets on one row', () => {
     expect(await nextSlot('full')).toBeCloseTo(booked + b.interval, 6);
   });
 
+  it('let requests out (and say so) when the database cannot be reached', async () => {
+    const unreachable = new pg.Pool({ connectionString: db.url.replace(/\/[^/]*$/, '/no_such_database'), max: 1 });
+    pools.push(unreachable);
+    const warnings: string[] = [];
+    const b = new RestBudget({ pool: unreachable, perSecond: 10, key: 'down', log: { warn: (_o, msg) => warnings.push(msg) } });
+    await Promise.all([b.acquire(), b.acquire()]);
+    expect(b.stats.failOpen).toBe(2);
+    expect(b.stats.granted).toBe(0);
+    expect(warnings).toEqual(['REST budget unavailable: sending under discord.js limits only']);
+  });
+
   it('let an aborted request go without sending it, and serve the next one', async () => {
     const b = new RestBudget({ pool: pool(), perSecond: 10, key: 'abort', horizonMs: 5_000 });
     await db.sql.query('INSERT INTO rest_budget (key, next_slot_ms) VALUES ($1, $2)', ['abort', (await dbNowMs()) + 1_000]);
