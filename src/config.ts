@@ -21,6 +21,16 @@ const envSchema = z.object({
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of shard numbers, e.g. 0,1')
     .transform((v) => [...new Set(v.split(',').map(Number))].sort((a, b) => a - b))
     .optional(),
+  /**
+   * Discord's global REST limit for this bot token, requests a second (50 unless Discord granted
+   * more). Every process of the bot shares it through the database (src/bot/rest-budget.ts).
+   */
+  DISCORD_GLOBAL_RATE: z.coerce.number().int().min(1).max(10_000).default(50),
+  /**
+   * The REST budget shared by processes: `auto` (on with DATABASE_URL, off with the embedded
+   * database, which one process has to itself), `1` or `0`. docs/deploying.md.
+   */
+  STONEHALL_REST_BUDGET: z.enum(['auto', '0', '1']).default('auto'),
   /** Test only: follow the emulator's clock at this address (see RemoteClock). */
   STONEHALL_CLOCK_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
@@ -49,6 +59,14 @@ export function shardOptions(env: Pick<Env, 'SHARD_COUNT' | 'SHARD_IDS'>): { sha
   const bad = ids.filter((i) => i >= count);
   if (bad.length) throw new Error(`Invalid environment:\n  SHARD_IDS: shard ${bad.join(', ')} does not exist with SHARD_COUNT=${count} (shards are 0 to ${count - 1}).\nSee .env.example.`);
   return { shards: ids, shardCount: count };
+}
+
+/** Whether this process shares a REST budget through Postgres (STONEHALL_REST_BUDGET). */
+export function restBudgetEnabled(env: Pick<Env, 'STONEHALL_REST_BUDGET' | 'DATABASE_URL'>): boolean {
+  if (env.STONEHALL_REST_BUDGET === '1' && !env.DATABASE_URL) {
+    throw new Error('Invalid environment:\n  STONEHALL_REST_BUDGET=1 needs DATABASE_URL (a Postgres server the processes share).\nSee .env.example.');
+  }
+  return env.STONEHALL_REST_BUDGET === '1' || (env.STONEHALL_REST_BUDGET === 'auto' && env.DATABASE_URL !== undefined);
 }
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {

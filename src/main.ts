@@ -3,10 +3,11 @@
 // Postgres server; without, an embedded Postgres (PGlite) under STONEHALL_DATA_DIR.
 import path from 'node:path';
 import { OffsetClock, RemoteClock, systemClock, type Clock } from './clock.ts';
-import { openDatabase, readEnv, shardOptions } from './config.ts';
+import { openDatabase, readEnv, restBudgetEnabled, shardOptions } from './config.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createLogger } from './log.ts';
 import { startBot, type Bot } from './bot/index.ts';
+import { budgetKey, RestBudget } from './bot/rest-budget.ts';
 import { commands } from '../commands/index.ts';
 import { deployCommands } from '../commands/deploy.ts';
 import { games } from './games/index.ts';
@@ -23,6 +24,9 @@ if (env.DISCORD_TOKEN) {
   const remote = env.STONEHALL_CLOCK_URL ? new RemoteClock(env.STONEHALL_CLOCK_URL) : null;
   const clock: Clock = remote ?? (env.STONEHALL_TEST_CLOCK === '1' ? new OffsetClock() : systemClock);
   await remote?.sync();
+  const restBudget = restBudgetEnabled(env) && db.pool
+    ? new RestBudget({ pool: db.pool, perSecond: env.DISCORD_GLOBAL_RATE, key: budgetKey(env.DISCORD_TOKEN), log })
+    : null;
   bot = await startBot({
     ctx: { db: db.prisma, clock, log },
     games,
@@ -31,10 +35,12 @@ if (env.DISCORD_TOKEN) {
     cron: env.SCHEDULER_CRON,
     gateway: env.STONEHALL_GATEWAY === '1',
     shards: shardOptions(env),
+    globalRate: env.DISCORD_GLOBAL_RATE,
+    restBudget,
     ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
     ...(remote ? { beforeTick: () => remote.sync() } : {}),
   });
-  log.info({ gateway: env.STONEHALL_GATEWAY === '1', shards: env.SHARD_IDS ?? env.SHARD_COUNT }, 'stonehall started');
+  log.info({ gateway: env.STONEHALL_GATEWAY === '1', shards: env.SHARD_IDS ?? env.SHARD_COUNT, restBudget: restBudget ? env.DISCORD_GLOBAL_RATE : false }, 'stonehall started');
 } else {
   const { startDemoEmulator } = await import('./dev/demo-server.ts');
   const clock = new OffsetClock();

@@ -1,4 +1,4 @@
-import { Client, Events, GatewayIntentBits, Options, Partials } from 'discord.js';
+import { Client, DefaultRestOptions, Events, GatewayIntentBits, Options, Partials } from 'discord.js';
 import { Dispatcher } from '../outbox/dispatcher.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { PhaseSchedule } from '../scheduler/phases.ts';
@@ -7,6 +7,7 @@ import type { BotDeps, CommandModule } from './command.ts';
 import type { GameModules } from './game-module.ts';
 import { DiscordDeliverer } from './deliver.ts';
 import { ReplyTimer } from './reply-timer.ts';
+import type { RestBudget } from './rest-budget.ts';
 import { createRouter } from './router.ts';
 
 export interface BotOptions {
@@ -28,6 +29,10 @@ export interface BotOptions {
   beforeTick?: () => Promise<void>;
   /** The gateway shards this process runs (src/config.ts shardOptions); unset: one shard. */
   shards?: { shards: number[] | 'auto'; shardCount?: number } | null;
+  /** Discord's global REST limit for the token, requests a second (default 50): discord.js's own per-process limit. */
+  globalRate?: number;
+  /** The REST budget every process of the token shares (src/bot/rest-budget.ts); unset: none. */
+  restBudget?: RestBudget | null;
 }
 
 export interface Bot {
@@ -74,7 +79,13 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
       GuildMemberManager: { maxSize: 200, keepOverLimit: (m) => m.id === m.client.user.id },
       UserManager: { maxSize: 1000, keepOverLimit: (u) => u.id === u.client.user.id },
     }),
-    ...(opts.apiBase ? { rest: { api: opts.apiBase } } : {}),
+    rest: {
+      ...(opts.apiBase ? { api: opts.apiBase } : {}),
+      // discord.js keeps its own limiter per process (a second guard); the shared budget wraps
+      // every HTTP attempt it makes, retries included.
+      globalRequestsPerSecond: opts.globalRate ?? 50,
+      ...(opts.restBudget ? { makeRequest: opts.restBudget.wrap(DefaultRestOptions.makeRequest) } : {}),
+    },
     ...(opts.shards ?? {}),
   });
   let dispatcher: Dispatcher | null = null;
@@ -135,6 +146,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
       await scheduler.stop();
       await d.stop();
       clearInterval(dmSweep);
+      opts.restBudget?.close();
       await client.destroy();
     },
   };

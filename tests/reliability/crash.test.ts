@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { games as registry } from '../../src/games/index.ts';
 import { OffsetClock } from '../../src/clock.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -14,6 +14,11 @@ import { botMessages, clickOnce, PAIRS, startGame, startWorld, until, type World
 let w: World;
 beforeAll(async () => {
   w = await startWorld();
+});
+// A test that fails midway leaves its process running: the next test's process would then share
+// its gateway shard, and both would answer every interaction (one of them "already accepted").
+afterEach(async () => {
+  await w?.stopBots();
 });
 afterAll(async () => {
   await w?.close();

@@ -11,13 +11,19 @@ export interface World {
   emulator: DemoEmulator;
   alias: Record<string, string>;
   bot(extra?: Record<string, string>): BotProcess;
+  /** Kills every bot process started so far (after a failed test, so the next one starts alone). */
+  stopBots(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A database and an emulator that outlive the bot processes started against them. */
 export async function startWorld(): Promise<World> {
   const db = await createTestDatabase();
-  const emulator = await startDemoEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000, rateLimits: false }); // see tests/helpers/harness.ts
+  // Without rate limits (see tests/helpers/harness.ts): crash.test.ts plays six games as fast as the
+  // clicks go, writing 200-400 notifications faster than Discord's per-channel buckets (5 messages
+  // per 5 s in a DM channel, 5 edits per 5 s of the one game channel's boards) let them out; with
+  // the limits on, draining them takes 27-30 s of its 30 s wait.
+  const emulator = await startDemoEmulator({ logger: silentLogger, interactionTimeoutMs: 10_000, rateLimits: false });
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   const procs: BotProcess[] = [];
   return {
@@ -28,6 +34,9 @@ export async function startWorld(): Promise<World> {
       const p = botProcess(emulator, db, extra);
       procs.push(p);
       return p;
+    },
+    async stopBots() {
+      for (const p of procs) await p.stop();
     },
     async close() {
       for (const p of procs) await p.stop();

@@ -1,0 +1,163 @@
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { budgetKey, countsAgainstGlobal, RestBudget } from '../../src/bot/rest-budget.ts';
+import { readEnv, restBudgetEnabled } from '../../src/config.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+/**
+ * The REST budget on a real Postgres: several budgets (as several processes would, each with its
+ * own pool) book slots from one row, and no second ever sees more than the limit go out.
+ */
+let db: TestDatabase;
+const pools: pg.Pool[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase({ poolSize: 4 });
+});
+afterAll(async () => {
+  for (const p of pools) await p.end();
+  await db?.drop();
+});
+beforeEach(async () => {
+  await db.sql.exec('DELETE FROM rest_budget');
+});
+
+function pool(): pg.Pool {
+  const p = new pg.Pool({ connectionString: db.url, max: 2 });
+  pools.push(p);
+  return p;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+const dbNowMs = async () => Number((await db.sql.query<{ ms: number }>('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms'))[0]!.ms);
+const nextSlot = async (key: string) => Number((await db.sql.query<{ next_slot_ms: number }>('SELECT next_slot_ms FROM rest_budget WHERE key = $1', [key]))[0]!.next_slot_ms);
+
+/** The most requests that went out within any one second (half-open), from sorted send times. */
+function busiestSecond(times: number[]): number {
+  const t = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; j < t.length; j++) {
+    while (t[j]! - t[i]! >= 1000) i++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
+
+describe('which requests count against the global limit', () => {
+  it.each([
+    ['https://discord.com/api/v10/channels/1/messages', true],
+    ['https://discord.com/api/v10/users/@me/channels', true],
+    ['https://discord.com/api/v10/webhooks/123', true],
+    ['https://discord.com/api/v10/interactions/1/tok/callback', false],
+    ['https://discord.com/api/v10/webhooks/123/tok', false],
+    ['https://discord.com/api/v10/webhooks/123/tok/messages/@original', false],
+    ['http://127.0.0.1:8787/api/v10/interactions/99/abc/callback?with_response=true', false],
+  ])('%s: %s', (url, counts) => {
+    expect(countsAgainstGlobal(url)).toBe(counts);
+  });
+
+  it("keys the budget by the token's bot id", () => {
+    const token = `${Buffer.from('123456789012345678').toString('base64')}.abc.def`;
+    expect(budgetKey(token)).toBe('123456789012345678');
+    expect(budgetKey('not-a-token')).toBe('bot');
+  });
+});
+
+describe('configuration', () => {
+  const url = 'postgresql://postgres@127.0.0.1:5432/x';
+  it.each([
+    [{}, false, 50],
+    [{ DATABASE_URL: url }, true, 50],
+    [{ DATABASE_URL: url, STONEHALL_REST_BUDGET: '0', DISCORD_GLOBAL_RATE: '120' }, false, 120],
+    [{ DATABASE_URL: url, STONEHALL_REST_BUDGET: '1' }, true, 50],
+  ])('%j: budget %s at %i/s', (vars, on, rate) => {
+    const env = readEnv(vars);
+    expect(restBudgetEnabled(env)).toBe(on);
+    expect(env.DISCORD_GLOBAL_RATE).toBe(rate);
+  });
+
+  it('refuse a budget without a shared database, and a rate that is not a positive number', () => {
+    expect(() => restBudgetEnabled(readEnv({ STONEHALL_REST_BUDGET: '1' }))).toThrow(/STONEHALL_REST_BUDGET=1 needs DATABASE_URL/);
+    expect(() => readEnv({ DISCORD_GLOBAL_RATE: '0' })).toThrow(/DISCORD_GLOBAL_RATE/);
+    expect(() => readEnv({ DISCORD_GLOBAL_RATE: 'fast' })).toThrow(/DISCORD_GLOBAL_RATE/);
+  });
+});
+
+describe('several budgets on one row', () => {
+  it('never let more than the limit through in any second, and book the row without gaps', async () => {
+    const limit = 20;
+    const budgets = [0, 1, 2].map(() => new RestBudget({ pool: pool(), perSecond: limit, key: 'hammer', slackMs: 100 }));
+    const sent: number[] = [];
+    const perBudget = 25;
+    // Each budget has more requests waiting than the limit allows: they compete for every slot.
+    await Promise.all(
+      budgets.flatMap((b) =>
+        Array.from({ length: perBudget }, async () => {
+          await b.acquire();
+          sent.push(now());
+        }),
+      ),
+    );
+    expect(sent).toHaveLength(budgets.length * perBudget);
+    expect(busiestSecond(sent)).toBeLessThanOrEqual(limit);
+    // Full rate: the slots booked follow one another with no idle time between them, so the row
+    // ends exactly as many intervals after the first slot as there were slots booked.
+    const reserved = budgets.reduce((s, b) => s + b.stats.reserved, 0);
+    const first = Math.min(...budgets.map((b) => b.stats.firstStartMs));
+    expect(reserved).toBeGreaterThanOrEqual(budgets.length * perBudget);
+    expect((await nextSlot('hammer')) - first).toBeCloseTo(reserved * budgets[0]!.interval, 3);
+    // Every budget got a share, and every request a slot of its own.
+    for (const b of budgets) expect(b.stats.granted).toBe(perBudget);
+    expect(reserved).toBe(budgets.length * perBudget + budgets.reduce((s, b) => s + b.stats.late, 0));
+  }, 30_000);
+
+  it('bank no burst over idle time: after a quiet spell the next slot starts now', async () => {
+    const b = new RestBudget({ pool: pool(), perSecond: 10, key: 'idle', maxBatch: 3 });
+    // The row was last used ten seconds ago.
+    const before = await dbNowMs();
+    await db.sql.query('INSERT INTO rest_budget (key, next_slot_ms) VALUES ($1, $2)', ['idle', before - 10_000]);
+    await Promise.all([b.acquire(), b.acquire(), b.acquire()]);
+    const after = await dbNowMs();
+    // One reservation of three slots, from the database's present on: three intervals, not ten seconds of credit.
+    expect(b.stats.reservations).toBe(1);
+    expect(b.stats.firstStartMs).toBeGreaterThanOrEqual(before);
+    expect(b.stats.firstStartMs).toBeLessThanOrEqual(after);
+    expect((await nextSlot('idle')) - b.stats.firstStartMs).toBeCloseTo(3 * b.interval, 6);
+  });
+
+  it('wait when the next free slot is beyond the horizon, then book the slot after it', async () => {
+    const b = new RestBudget({ pool: pool(), perSecond: 10, key: 'full', horizonMs: 200 });
+    // Another process booked the next 500 ms.
+    const booked = (await dbNowMs()) + 500;
+    await db.sql.query('INSERT INTO rest_budget (key, next_slot_ms) VALUES ($1, $2)', ['full', booked]);
+    await b.acquire();
+    expect(b.stats.refusals).toBeGreaterThanOrEqual(1);
+    expect(b.stats.granted).toBe(1);
+    expect(b.stats.firstStartMs).toBeCloseTo(booked, 3);
+    expect(await nextSlot('full')).toBeCloseTo(booked + b.interval, 6);
+  });
+
+  it('let requests out (and say so) when the database cannot be reached', async () => {
+    const unreachable = new pg.Pool({ connectionString: db.url.replace(/\/[^/]*$/, '/no_such_database'), max: 1 });
+    pools.push(unreachable);
+    const warnings: string[] = [];
+    const b = new RestBudget({ pool: unreachable, perSecond: 10, key: 'down', log: { warn: (_o, msg) => warnings.push(msg) } });
+    await Promise.all([b.acquire(), b.acquire()]);
+    expect(b.stats.failOpen).toBe(2);
+    expect(b.stats.granted).toBe(0);
+    expect(warnings).toEqual(['REST budget unavailable: sending under discord.js limits only']);
+  });
+
+  it('let an aborted request go without sending it, and serve the next one', async () => {
+    const b = new RestBudget({ pool: pool(), perSecond: 10, key: 'abort', horizonMs: 5_000 });
+    await db.sql.query('INSERT INTO rest_budget (key, next_slot_ms) VALUES ($1, $2)', ['abort', (await dbNowMs()) + 1_000]);
+    const controller = new AbortController();
+    const waiting = b.acquire(controller.signal);
+    // Its slot is a second away: abort it (discord.js's timeout does this) before then.
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    await b.acquire();
+    expect(b.stats.granted).toBe(1);
+  });
+});
