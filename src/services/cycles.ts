@@ -275,7 +275,12 @@ async function startBattle(
   const players = await tx.player.findMany({ where: { id: { in: matches.flatMap(matchPlayers) } } });
   const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
   const out: Array<{ gameId: number; kind: string; players: string[]; channelId: string }> = [];
+  // Matches are made in the commencement channel; their games start in the server's game channels
+  // when moderators listed some, taken in turn: a Battle Phase's boards spread over them (Discord
+  // posts 5 messages per 5 s in one channel, so 1,000 boards in one channel take 1,000 s).
+  const spread = guild.gameChannelIds;
   for (const m of matches) {
+    const channelId = spread.length > 0 ? spread[out.length % spread.length]! : m.channelId;
     const def = ctx.games.require(m.kind);
     const seated = matchPlayers(m).map((id) => ({ id, name: name(id) }));
     // A game may prepare its match (who hosts, what each player brings), in this transaction. It
@@ -293,7 +298,7 @@ async function startBattle(
     }
     const game = await startGame(tx, ctx, {
       guildId: guild.id,
-      channelId: m.channelId,
+      channelId,
       kind: m.kind,
       players: prepared.players ?? seated,
       cycleId: cycle.id,
@@ -312,12 +317,12 @@ async function startBattle(
         {
           userId: me,
           fallbackChannelId: m.channelId,
-          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${def.title} game #${game.id} against ${against} starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${def.title} game #${game.id} against ${against} starts now. The board is in ${ch(channelId)}; whoever moves first is told by DM.`,
         },
         now,
       );
     }
-    out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId: m.channelId });
+    out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId });
   }
   return out;
 }
