@@ -1,8 +1,10 @@
 // npm run bench — prints Stonehall's figures on this machine, on real Postgres (TEST_DATABASE_URL,
 // default postgresql://postgres@127.0.0.1:5432/postgres), as Markdown, each goal of issue 14 beside
 // its target. A few minutes on 2 cores.
-// Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,playmove,deadlines,memory (sections).
+// Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,playmove,deadlines,burst,memory (sections);
+// --procs=N: bot processes delivering the burst together (default 1); --pairs=N: the burst's matched pairs.
 import os from 'node:os';
+import { burstBench, printBurst } from './burst.ts';
 import { concurrencyBench } from './concurrency.ts';
 import { crystalliaBench, crystalliaRenderBench, printCrystalliaBench } from './crystallia.ts';
 import { claimPlan, deadlineBench } from './db.ts';
@@ -92,6 +94,16 @@ if (section('deadlines')) {
   out(`\nGoal 3, ${biggest.due.toLocaleString('en')} deadlines batched / 100 one by one: ${ratio.toFixed(1)}× (target < 10× for 10,000: ${biggest.due === 10_000 ? verdict(ratio < 10) : 'not run in --quick'}).`);
   const plan = await claimPlan(quick ? 10_000 : 100_000);
   out(`The claim among ${plan.pending.toLocaleString('en')} pending future jobs: ${ms(plan.claimMs)}, ${plan.usesIndex ? 'an index scan' : 'NOT an index scan'}. Load average: ${load()}.`);
+}
+
+if (section('burst')) {
+  const pairs = Number(process.argv.find((a) => a.startsWith('--pairs='))?.slice(8) ?? (quick ? 100 : 1000));
+  const procs = Number(process.argv.find((a) => a.startsWith('--procs='))?.slice(8) ?? 1);
+  out(`\n## Goal 4. Battle Phase burst: ${pairs.toLocaleString('en')} matched pairs, the emulator enforcing Discord's limits`);
+  out('The emulator, the bot and this load driver are separate processes. The Rest Phase\'s intents are stated through the services; the phase opens as the schedule opens it; "all delivered" runs from the phase start until the outbox has nothing pending.');
+  out('The floor is the larger of the global one (requests that spent the 50/s budget / 50) and the per-channel one (the busiest game channel\'s boards at 5 per 5 s): the server has enough game channels for the global one to bind.\n');
+  printBurst(await burstBench(pairs, procs), out);
+  out(`Load average: ${load()}.`);
 }
 
 if (section('memory')) {
