@@ -45,7 +45,13 @@ class Child {
   }
 
   private waiters: Array<(line: string) => boolean> = [];
+  private listeners: Array<(line: string) => void> = [];
+  /** Calls `fn` with every line of output from now on. */
+  onLine(fn: (line: string) => void): void {
+    this.listeners.push(fn);
+  }
   private line(l: string): void {
+    for (const fn of this.listeners) fn(l);
     this.log.push(l);
     if (this.log.length > 400) this.log.splice(0, 200);
     this.waiters = this.waiters.filter((w) => !w(l));
@@ -102,7 +108,7 @@ export interface EmulatorProcess {
 }
 
 /** The emulator as its own process, serving `server`, Discord's rate limits on (their default figures). */
-export async function startEmulatorProcess(server: ServerDefinition): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(server: ServerDefinition, opts: { interactionTimeoutMs?: number } = {}): Promise<EmulatorProcess> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stonehall-bench-'));
   const file = path.join(dir, 'server.json');
   writeFileSync(file, JSON.stringify(server));
@@ -110,7 +116,7 @@ export async function startEmulatorProcess(server: ServerDefinition): Promise<Em
     'emulator',
     spawn(process.execPath, ['--import', 'tsx', 'packages/discord-emulator/src/main.ts'], {
       cwd: root,
-      env: { ...process.env, EMULATOR_PORT: '0', EMULATOR_SERVER_FILE: file, EMULATOR_RATE_LIMITS: 'on', EMULATOR_READY_JSON: '1' },
+      env: { ...process.env, EMULATOR_PORT: '0', EMULATOR_SERVER_FILE: file, EMULATOR_RATE_LIMITS: 'on', EMULATOR_READY_JSON: '1', ...(opts.interactionTimeoutMs ? { EMULATOR_INTERACTION_TIMEOUT_MS: String(opts.interactionTimeoutMs) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

@@ -3,6 +3,7 @@
  * Port and host come from EMULATOR_PORT (default 8787) and EMULATOR_HOST (default 127.0.0.1).
  * EMULATOR_SERVER_FILE: a JSON server definition (guilds, channels, users; default the example server).
  * EMULATOR_RATE_LIMITS=off turns Discord's rate limits off (default on, Discord's figures).
+ * EMULATOR_INTERACTION_TIMEOUT_MS: how long the bot has to answer an interaction (default 3000, Discord's).
  * EMULATOR_READY_JSON=1 prints, once listening, one line `{"ready":true,...}` with the URLs, the
  * token and every id (users, the guilds' channels and roles), for a process that started it.
  * Point a bot at it with DISCORD_TOKEN=<printed token> and `rest: { api: <printed apiBase> }`.
@@ -17,12 +18,15 @@ const server = serverFile ? (JSON.parse(readFileSync(serverFile, 'utf8')) as Ser
 const limits = process.env.EMULATOR_RATE_LIMITS ?? 'on';
 if (limits !== 'on' && limits !== 'off') throw new Error(`EMULATOR_RATE_LIMITS is "${limits}": give on or off`);
 const readyJson = process.env.EMULATOR_READY_JSON === '1';
+const timeout = process.env.EMULATOR_INTERACTION_TIMEOUT_MS;
+if (timeout !== undefined && !(Number(timeout) > 0)) throw new Error(`EMULATOR_INTERACTION_TIMEOUT_MS is "${timeout}": give milliseconds`);
 const emulator = await startEmulator({
   port,
   host,
   ...(server ? { server } : {}),
   ...(limits === 'off' ? { rateLimits: false as const } : {}),
   ...(readyJson ? { logger: silentLogger } : {}),
+  ...(timeout !== undefined ? { interactionTimeoutMs: Number(timeout) } : {}),
 });
 
 if (readyJson) {
