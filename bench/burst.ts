@@ -3,7 +3,7 @@
 // beside Discord's rate-limit floor. The emulator (Discord's limits on) and the bot run in
 // processes of their own (bench/procs.ts); this process seeds the database through the services,
 // opens the phase, and reads what arrived over the emulator's test API.
-import type { ServerDefinition } from '../packages/discord-emulator/src/index.ts';
+import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { openPhase, startCycle, startSeason } from '../src/services/cycles.ts';
 import { stateIntent } from '../src/services/intents.ts';
@@ -101,8 +101,8 @@ export async function burstBench(pairs: number, procs = 1): Promise<BurstResult>
       await new Promise((r) => setTimeout(r, 100));
     }
     const seedMs = performance.now() - seed0;
-    await emulator.client.resetRestStats();
-    const before = new Set((await emulator.client.messagesBy('bot')).messages.map((m) => m.id));
+    await emulator.read.resetRestStats();
+    const before = new Set((await emulator.read.botMessages()).map((m) => m.id));
     const cpu0 = bots.map((b) => b.usage().cpuMs);
 
     // The Battle Phase opens as the schedule opens it (the moderator's /cycle battle calls the same service).
@@ -122,8 +122,8 @@ export async function burstBench(pairs: number, procs = 1): Promise<BurstResult>
     });
 
     // What arrived, from the emulator's state.
-    const stats = await emulator.client.restStats();
-    const all = (await emulator.client.messagesBy('bot')).messages.filter((m) => !before.has(m.id));
+    const stats = await emulator.read.restStats();
+    const all = (await emulator.read.botMessages()).filter((m) => !before.has(m.id));
     const games = await db.prisma.game.findMany({ where: { id: { in: phase.games } }, select: { id: true, channelId: true, boardMessageId: true, state: true, seats: { select: { playerId: true } } } });
     const gameChannelIds = new Set(gameChannelNames.map((n) => emulator.channels[n]!));
     const boards = all.filter((m) => gameChannelIds.has(m.channelId));

@@ -1,7 +1,7 @@
 // Goals 1 and 2 under load: the emulator and the bot each in a process of their own
 // (bench/procs.ts), this process the load driver: it starts games through the services, clicks
 // over the emulator's test API, and measures.
-import type { ServerDefinition } from '../packages/discord-emulator/src/index.ts';
+import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
 import { benchContext, benchDatabase } from './db.ts';
@@ -119,7 +119,7 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
       while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
       samples = [];
       let clicks = 0;
-      await emulator.client.resetRestStats();
+      await emulator.read.resetRestStats();
       const cpu0 = bot.usage().cpuMs;
       const emuCpu0 = emulator.child.usage().cpuMs;
       const started = performance.now();
@@ -142,7 +142,7 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
       const elapsed = (performance.now() - started) / 1000;
       const cpuMs = bot.usage().cpuMs - cpu0;
       const emuCpuMs = emulator.child.usage().cpuMs - emuCpu0;
-      const stats = await emulator.client.restStats();
+      const stats = await emulator.read.restStats();
       const calls = Object.entries(stats.routes).reduce((n, [route, r]) => (limited(route) ? n + r.requests : n), 0);
       // The bot's log line may trail its reply by a moment.
       for (let t = Date.now(); samples.length < clicks && Date.now() - t < 2_000; ) await new Promise((r) => setTimeout(r, 20));

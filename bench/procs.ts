@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EmulatorClient, type ServerDefinition } from '../packages/discord-emulator/src/index.ts';
+import { EmulatorClient, type ServerDefinition } from '@stonehall/discord-emulator';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TICKS_PER_SECOND = 100; // Linux USER_HZ, what /proc/<pid>/stat counts in
@@ -94,6 +94,41 @@ class Child {
   }
 }
 
+export interface RouteStats {
+  requests: number;
+  ok: number;
+  limited: number;
+  failed: number;
+}
+
+/**
+ * What the driver reads over the emulator's test API beyond EmulatorClient's actions (plain
+ * requests: the routes are the emulator's, `GET|DELETE /_test/rest-stats`, `GET /_test/messages`).
+ */
+export class TestApiReader {
+  constructor(private readonly url: string) {}
+
+  private async call<T>(method: string, path: string): Promise<T> {
+    const res = await fetch(`${this.url}/_test${path}`, { method });
+    if (!res.ok) throw new Error(`${method} /_test${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** The bot's REST requests per route ("POST /channels/:channelId/messages") and the limiter's 429s. */
+  restStats(): Promise<{ routes: Record<string, RouteStats>; total: RouteStats; rateLimited: { global: number; route: number } | null }> {
+    return this.call('GET', '/rest-stats');
+  }
+
+  async resetRestStats(): Promise<void> {
+    await this.call('DELETE', '/rest-stats');
+  }
+
+  /** Every message the bot wrote, compact. */
+  async botMessages(): Promise<Array<{ id: string; channelId: string; dmRecipientId: string | null; nonce: string | number | null; content: string }>> {
+    return (await this.call<{ messages: Array<{ id: string; channelId: string; dmRecipientId: string | null; nonce: string | number | null; content: string }> }>('GET', '/messages?author=bot')).messages;
+  }
+}
+
 export interface EmulatorProcess {
   url: string;
   apiBase: string;
@@ -103,6 +138,7 @@ export interface EmulatorProcess {
   users: Record<string, string>;
   channels: Record<string, string>;
   client: EmulatorClient;
+  read: TestApiReader;
   child: Child;
   stop(): Promise<void>;
 }
@@ -138,6 +174,7 @@ export async function startEmulatorProcess(server: ServerDefinition, opts: { int
     users: ready.users,
     channels: ready.guilds[0]!.channels,
     client: new EmulatorClient(ready.url),
+    read: new TestApiReader(ready.url),
     child,
     async stop() {
       await child.stop();
