@@ -143,17 +143,17 @@ export class Dispatcher {
   }
 
   /**
-   * Leases up to `batch` due rows and returns them, in one statement (the lock in a CTE with SKIP
+   * Leases up to `n` due rows and returns them, in one statement (the lock in a CTE with SKIP
    * LOCKED, so several processes never take the same row).
    */
-  private async claim(): Promise<Outbox[]> {
+  private async claim(n: number): Promise<Outbox[]> {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const rows = await this.ctx.db.$queryRaw<ClaimedRow[]>`
       WITH due AS (
         SELECT id FROM outbox
         WHERE status = 'pending' AND available_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
-        ORDER BY id LIMIT ${this.opts.batch ?? 25}
+        ORDER BY id LIMIT ${n}
         FOR UPDATE SKIP LOCKED)
       UPDATE outbox o SET lease_until = ${lease}, attempts = o.attempts + 1
       FROM due WHERE o.id = due.id
@@ -163,8 +163,8 @@ export class Dispatcher {
 
   /**
    * Delivers due rows until none is left (or the dispatcher stops), without waiting for one batch
-   * to finish before claiming the next: a batch is claimed whenever fewer than `batch` claimed rows
-   * are still undelivered, so a claimed row waits about one batch's delivery, far inside its lease.
+   * to finish before claiming the next: once half a batch of claimed rows is delivered, as many
+   * rows are claimed again, so no more than `batch` are claimed and undelivered at any time.
    * Each row waits only for the earlier claimed rows sharing one of its keys (its game, recipient,
    * channel, table), so those are delivered in order while up to IN_FLIGHT others go side by side;
    * each batch's delivered rows are marked sent in one statement once all of them are done.
@@ -189,9 +189,11 @@ export class Dispatcher {
     let total = 0;
     try {
       for (;;) {
-        while (undelivered >= limit) await new Promise<void>((r) => (woken = r));
+        // At most `batch` claimed rows undelivered at once, as when a batch was delivered whole: a
+        // row waits behind at most a batch's rows of its channel (25 s at 5 per 5 s), inside its lease.
+        while (undelivered > limit / 2) await new Promise<void>((r) => (woken = r));
         if (this.stopped) break;
-        const rows = await this.claim();
+        const rows = await this.claim(limit - undelivered);
         if (rows.length === 0) break;
         total += rows.length;
         undelivered += rows.length;
