@@ -1,15 +1,11 @@
-import { commands } from '../commands/index.ts';
-import { deployCommands } from '../commands/deploy.ts';
-import { games } from '../src/games/index.ts';
-import { startBot } from '../src/bot/index.ts';
-import { OffsetClock } from '../src/clock.ts';
-import { connectPostgres } from '../src/db/client.ts';
-import { addMember, silentLogger as emulatorSilent } from '@stonehall/discord-emulator';
-import { startDemoEmulator } from '../src/dev/demo-server.ts';
+// Goals 1 and 2 under load: the emulator and the bot each in a process of their own
+// (bench/procs.ts), this process the load driver: it starts games through the services, clicks
+// over the emulator's test API, and measures.
+import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
-import { silentLogger } from '../src/log.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
-import { benchDatabase } from './db.ts';
+import { benchContext, benchDatabase } from './db.ts';
+import { botProblems, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
 import { summary } from './stats.ts';
 
 export interface LevelResult {
@@ -23,18 +19,20 @@ export interface LevelResult {
   drainMs: number;
   /** REST calls bound by Discord's global limit (everything but interaction callbacks and webhooks) per move. */
   limitedPerMove: number;
-  /** The bench process's CPU (bot, emulator and driver together) per delivered move. */
+  /** The bot process's CPU per delivered move. */
   cpuMsPerMove: number;
+  /** The emulator process's CPU per delivered move (Discord's side, for scale). */
+  emulatorCpuMsPerMove: number;
   click: ReturnType<typeof summary>;
   floor: ReturnType<typeof summary>;
 }
 
-/** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks. */
-const limited = (path: string) => !path.startsWith('/interactions') && !path.startsWith('/webhooks');
+/** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks ("POST /interactions/..."). */
+const limited = (route: string) => !/ \/(interactions|webhooks)\//.test(route);
 
 /**
  * The floor: a 4-statement transaction (BEGIN, lock-and-read, conditional write, COMMIT) with plain
- * pg and prepared statements, on the bot's own pool.
+ * pg and prepared statements, on a pool of the bot's size.
  */
 export async function plainFloor(pool: import('pg').Pool, gameId: number): Promise<number> {
   const t = performance.now();
@@ -54,81 +52,86 @@ export async function plainFloor(pool: import('pg').Pool, gameId: number): Promi
 }
 
 /**
- * Click-to-reply at several numbers of games played at once, through the emulator and the real
- * bot (interaction received -> reply accepted, measured in the bot), each beside the floor at
- * the same concurrency: one bare transaction with one read and one conditional write on the
- * bot's own pool. Every game is a closed loop: its player clicks again as soon as the board is
- * back, so `games` is also the number of clicks in flight.
+ * Click-to-reply at several numbers of games played at once, through the emulator and the real bot
+ * in their own processes (interaction received -> reply accepted, measured in the bot and read
+ * from its log), each beside the floor at the same concurrency: one bare transaction with one
+ * read and one conditional write on a pool of the bot's size, from this process. Every game is a
+ * closed loop: its player clicks again as soon as the board is back, so `games` is also the
+ * number of clicks in flight.
  */
 export async function concurrencyBench(levels: number[], clicksPerGame = 8): Promise<LevelResult[]> {
+  const pairs = 1 + levels.reduce((a, b) => a + b, 0);
+  const server: ServerDefinition = {
+    bot: { username: 'Stonehall' },
+    users: Array.from({ length: 2 * pairs }, (_, i) => ({ alias: `p${i}`, username: `player${i}` })),
+    guilds: [{ name: 'Clicks', owner: 'p0', channels: [{ name: 'knucklebones' }] }],
+  };
+  // Discord gives 3 s to answer; the shared bench machine may be slower than that under load.
+  const emulator = await startEmulatorProcess(server, { interactionTimeoutMs: 30_000 });
   const { db, url, drop } = await benchDatabase(10);
-  const reader = await connectPostgres(url, { poolSize: 4 });
-  const clock = new OffsetClock();
-  const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: 30_000 });
-  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  let samples: number[] = [];
-  const bot = await startBot({
-    ctx: { db: db.prisma, clock, log: silentLogger },
-    games,
-    commands,
-    token: emulator.botToken,
-    apiBase: emulator.apiBase,
-    onHandled: (e) => {
-      if (e.type === 'component' && e.ok && e.replyMs !== null) samples.push(e.replyMs);
-    },
-  });
-  const ctx = { db: db.prisma, clock, log: silentLogger, games };
-  let restCalls = 0;
-  bot.client.rest.on('response', (req) => {
-    if (limited(String(req.path))) restCalls++;
-  });
-  // Undelivered rows; a board row waiting behind a click's answer that already showed its board is delivered.
-  const pending = async () =>
-    Number(
-      (
-        await reader.sql.query<{ n: string }>(
-          `SELECT count(*) AS n FROM outbox o WHERE status = 'pending' AND NOT (kind = 'board' AND EXISTS (
-             SELECT 1 FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version))`,
-        )
-      )[0]!.n,
-    );
-  const guildId = emulator.guildId;
-  const channelId = emulator.channels.knucklebones;
-  const results: LevelResult[] = [];
-  let userSeq = 0;
-  // Few games at once: up to a whole game each (about 20 moves), so low levels get enough samples.
-  const perGame = (level: number) => (level <= 5 ? 20 : clicksPerGame);
+  let bots: BotProc[] = [];
   try {
+    // The bot logs each interaction's reply time at debug level: one line per click.
+    bots = await startBots(emulator, url, 1, { LOG_LEVEL: 'debug', DB_POOL_SIZE: '10' });
+    const bot = bots[0]!;
+    let samples: number[] = [];
+    bot.child.onLine((line) => {
+      if (!line.includes('"interaction handled"')) return;
+      const e = JSON.parse(line) as { type: string; ok: boolean; replyMs: number | null };
+      if (e.type === 'component' && e.ok && e.replyMs !== null) samples.push(e.replyMs);
+    });
+    const ctx = benchContext(db);
+    // Undelivered rows; a board row waiting behind a click's answer that already showed its board is delivered.
+    const pending = async () =>
+      Number(
+        (
+          await db.sql.query<{ n: string }>(
+            `SELECT count(*) AS n FROM outbox o WHERE status = 'pending' AND NOT (kind = 'board' AND EXISTS (
+               SELECT 1 FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version))`,
+          )
+        )[0]!.n,
+      );
+    const guildId = emulator.guildId;
+    const channelId = emulator.channels.knucklebones!;
+    const results: LevelResult[] = [];
+    let userSeq = 0;
+    const player = () => {
+      const i = userSeq++;
+      return { id: emulator.users[`p${i}`]!, name: `player${i}`, bot: false };
+    };
+    // Few games at once: up to a whole game each (about 20 moves), so low levels get enough samples.
+    const perGame = (level: number) => (level <= 5 ? 20 : clicksPerGame);
     // The first level is a warm-up (cold caches, first JIT), not reported.
     for (const [index, level] of [[-1, 1] as const, ...levels.map((l, i) => [i, l] as const)]) {
       const games: number[] = [];
       for (let i = 0; i < level; i++) {
-        const a = addMember(emulator.state, guildId, `p${userSeq++}`);
-        const b = addMember(emulator.state, guildId, `p${userSeq++}`);
-        const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: { id: a, name: a, bot: false }, to: { id: b, name: b, bot: false } });
-        games.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b, guildId })).game.id);
+        const a = player();
+        const b = player();
+        const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: a, to: b });
+        games.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b.id, guildId })).game.id);
       }
       // Wait until every board has been posted by the outbox.
       for (;;) {
-        const posted = await reader.prisma.game.count({ where: { id: { in: games }, boardVersion: { gte: 0 } } });
+        const posted = await db.prisma.game.count({ where: { id: { in: games }, boardVersion: { gte: 0 }, boardMessageId: { not: null } } });
         if (posted === games.length) break;
         await new Promise((r) => setTimeout(r, 50));
       }
       while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
       samples = [];
       let clicks = 0;
-      const calls0 = restCalls;
-      const cpu0 = process.cpuUsage();
+      await emulator.read.resetRestStats();
+      const cpu0 = bot.usage().cpuMs;
+      const emuCpu0 = emulator.child.usage().cpuMs;
       const started = performance.now();
       await Promise.all(
         games.map(async (id) => {
           for (let k = 0; k < perGame(level); k++) {
-            const g = await reader.prisma.game.findUniqueOrThrow({ where: { id } });
+            const g = await db.prisma.game.findUniqueOrThrow({ where: { id } });
             const st = g.state as unknown as KnucklebonesState;
             if (st.outcome) return;
             const col = st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
             const res = await emulator.client.click(st.turn!, g.boardMessageId!, `kb:place:${id}:${g.version}:${col}`);
-            if (res.response?.type !== 7) throw new Error(`click not answered with the board: ${JSON.stringify(res).slice(0, 300)}`);
+            if (res.response?.type !== 7) throw new Error(`click not answered with the board: ${JSON.stringify(res).slice(0, 300)}\n${botProblems(bots).slice(-5).join('\n')}`);
             clicks++;
           }
         }),
@@ -137,10 +140,14 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
       // A move counts once its DMs and board are out: wait for the outbox to drain.
       while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 5));
       const elapsed = (performance.now() - started) / 1000;
-      const cpu = process.cpuUsage(cpu0);
-      const calls = restCalls - calls0;
+      const cpuMs = bot.usage().cpuMs - cpu0;
+      const emuCpuMs = emulator.child.usage().cpuMs - emuCpu0;
+      const stats = await emulator.read.restStats();
+      const calls = Object.entries(stats.routes).reduce((n, [route, r]) => (limited(route) ? n + r.requests : n), 0);
+      // The bot's log line may trail its reply by a moment.
+      for (let t = Date.now(); samples.length < clicks && Date.now() - t < 2_000; ) await new Promise((r) => setTimeout(r, 20));
       const click = summary(samples);
-      // The floor at the same concurrency, on the bot's pool.
+      // The floor at the same concurrency, on this process's pool (the bot's size).
       const floorSamples: number[] = [];
       await Promise.all(
         games.map(async (id) => {
@@ -155,16 +162,16 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
         clicksPerSecond: clicks / clicked,
         drainMs: (elapsed - clicked) * 1000,
         limitedPerMove: calls / Math.max(1, clicks),
-        cpuMsPerMove: (cpu.user + cpu.system) / 1000 / Math.max(1, clicks),
+        cpuMsPerMove: cpuMs / Math.max(1, clicks),
+        emulatorCpuMsPerMove: emuCpuMs / Math.max(1, clicks),
         click,
         floor: summary(floorSamples),
       });
     }
+    return results;
   } finally {
-    await bot.stop();
-    await emulator.close();
-    await reader.close();
+    await Promise.all(bots.map((b) => b.stop()));
+    await emulator.stop();
     await drop();
   }
-  return results;
 }

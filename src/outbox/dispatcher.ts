@@ -23,8 +23,12 @@ export interface Deliverer {
 /** Longer than any one delivery takes (discord.js waits out rate limits inside it). */
 const LEASE_MS = 30_000;
 const MAX_ATTEMPTS = 8;
-/** Lanes of a batch delivered side by side (discord.js queues each route's requests on its own). */
-const LANES = 4;
+/**
+ * Deliveries in flight at once. discord.js queues each route's requests on its own and paces the
+ * global 50/s, so most of them wait there: enough that a row waiting on one channel's bucket
+ * (5 messages per 5 s) or on its game's earlier row does not leave the global budget unspent.
+ */
+const IN_FLIGHT = 32;
 
 interface ClaimedRow {
   id: bigint;
@@ -68,30 +72,6 @@ function keysOf(row: Outbox): string[] {
   if (typeof p.channelId === 'string') keys.push(`c${p.channelId}`);
   if (typeof p.tableId === 'number') keys.push(`t${p.tableId}`);
   return keys.length ? keys : [`r${row.id}`];
-}
-
-/** Rows (in id order) grouped into lanes: rows sharing any key, directly or through others, share a lane. */
-function lanesOf(rows: Outbox[]): Outbox[][] {
-  const parent = new Map<string, string>();
-  const find = (k: string): string => {
-    let r = k;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    parent.set(k, r);
-    return r;
-  };
-  const keys = rows.map(keysOf);
-  for (const ks of keys) {
-    for (const k of ks) if (!parent.has(k)) parent.set(k, k);
-    for (const k of ks.slice(1)) parent.set(find(k), find(ks[0]!));
-  }
-  const lanes = new Map<string, Outbox[]>();
-  rows.forEach((row, i) => {
-    const root = find(keys[i]![0]!);
-    const lane = lanes.get(root);
-    if (lane) lane.push(row);
-    else lanes.set(root, [row]);
-  });
-  return [...lanes.values()];
 }
 
 function backoffMs(attempts: number): number {
@@ -153,12 +133,7 @@ export class Dispatcher {
       let total = 0;
       do {
         this.again = false;
-        for (;;) {
-          if (this.stopped) break;
-          const n = await this.drainBatch();
-          total += n;
-          if (n === 0) break;
-        }
+        total += await this.pump();
       } while (this.again && !this.stopped);
       return total;
     })().finally(() => {
@@ -168,17 +143,17 @@ export class Dispatcher {
   }
 
   /**
-   * Leases up to `batch` due rows and returns them, in one statement (the lock in a CTE with SKIP
+   * Leases up to `n` due rows and returns them, in one statement (the lock in a CTE with SKIP
    * LOCKED, so several processes never take the same row).
    */
-  private async claim(): Promise<Outbox[]> {
+  private async claim(n: number): Promise<Outbox[]> {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const rows = await this.ctx.db.$queryRaw<ClaimedRow[]>`
       WITH due AS (
         SELECT id FROM outbox
         WHERE status = 'pending' AND available_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
-        ORDER BY id LIMIT ${this.opts.batch ?? 25}
+        ORDER BY id LIMIT ${n}
         FOR UPDATE SKIP LOCKED)
       UPDATE outbox o SET lease_until = ${lease}, attempts = o.attempts + 1
       FROM due WHERE o.id = due.id
@@ -187,30 +162,88 @@ export class Dispatcher {
   }
 
   /**
-   * Delivers a batch: rows of one lane (sharing a game, a recipient or a channel) in order, lanes
-   * side by side; then every delivered row is marked sent in one statement.
+   * Delivers due rows until none is left (or the dispatcher stops), without waiting for one batch
+   * to finish before claiming the next: once half a batch of claimed rows is delivered, as many
+   * rows are claimed again, so no more than `batch` are claimed and undelivered at any time.
+   * Each row waits only for the earlier claimed rows sharing one of its keys (its game, recipient,
+   * channel, table), so those are delivered in order while up to IN_FLIGHT others go side by side;
+   * each batch's delivered rows are marked sent in one statement once all of them are done.
    */
-  private async drainBatch(): Promise<number> {
-    const rows = await this.claim();
-    if (rows.length === 0) return 0;
-    const sent: Array<{ id: string; result: string }> = [];
-    const queue = lanesOf(rows);
-    const worker = async () => {
-      for (let lane = queue.shift(); lane; lane = queue.shift()) {
-        for (const row of lane) {
-          const result = await this.deliverOne(row);
-          if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
-        }
-      }
+  private async pump(): Promise<number> {
+    const limit = this.opts.batch ?? 25;
+    const tails = new Map<string, Promise<boolean>>();
+    const marks: Promise<void>[] = [];
+    let undelivered = 0;
+    let woken: (() => void) | null = null;
+    let free = IN_FLIGHT;
+    const waiting: Array<() => void> = [];
+    const slot = async () => {
+      if (free > 0) free--;
+      else await new Promise<void>((r) => waiting.push(r));
     };
-    await Promise.all(Array.from({ length: Math.min(LANES, queue.length) }, worker));
-    if (sent.length > 0) {
-      await this.ctx.db.$executeRaw`
-        UPDATE outbox o SET status = 'sent', sent_at = ${this.ctx.clock.now()}, result = v.result, lease_until = NULL, last_error = NULL
-        FROM jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS v(id bigint, result text)
-        WHERE o.id = v.id`;
+    const release = () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    };
+    let total = 0;
+    try {
+      for (;;) {
+        // At most `batch` claimed rows undelivered at once, as when a batch was delivered whole: a
+        // row waits behind at most a batch's rows of its channel (25 s at 5 per 5 s), inside its lease.
+        while (undelivered > limit / 2) await new Promise<void>((r) => (woken = r));
+        if (this.stopped) break;
+        const rows = await this.claim(limit - undelivered);
+        if (rows.length === 0) break;
+        total += rows.length;
+        undelivered += rows.length;
+        const sent: Array<{ id: string; result: string }> = [];
+        const done = rows.map((row) => {
+          const keys = keysOf(row);
+          const before = keys.map((k) => tails.get(k)).filter((p) => p !== undefined);
+          // True once delivered or recorded for a retry; false when it could not even be recorded
+          // (the database failed): a row after it then waits for the lease to lapse, keeping the order.
+          const delivery = Promise.all(before).then(async (ok) => {
+            try {
+              if (!ok.every(Boolean)) return false;
+              await slot();
+              try {
+                const result = await this.deliverOne(row);
+                if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
+                return true;
+              } finally {
+                release();
+              }
+            } catch (err) {
+              this.ctx.log.error({ err, outbox: String(row.id) }, 'outbox delivery not recorded; the row is retried after its lease');
+              return false;
+            } finally {
+              undelivered--;
+              woken?.();
+              woken = null;
+            }
+          });
+          for (const k of keys) tails.set(k, delivery);
+          void delivery.then(() => {
+            for (const k of keys) if (tails.get(k) === delivery) tails.delete(k);
+          });
+          return delivery;
+        });
+        marks.push(Promise.all(done).then(() => this.markSent(sent)));
+      }
+    } finally {
+      await Promise.allSettled(marks);
     }
-    return rows.length;
+    await Promise.all(marks);
+    return total;
+  }
+
+  private async markSent(sent: Array<{ id: string; result: string }>): Promise<void> {
+    if (sent.length === 0) return;
+    await this.ctx.db.$executeRaw`
+      UPDATE outbox o SET status = 'sent', sent_at = ${this.ctx.clock.now()}, result = v.result, lease_until = NULL, last_error = NULL
+      FROM jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS v(id bigint, result text)
+      WHERE o.id = v.id`;
   }
 
   /** Delivers one row; returns what was delivered, or null when it failed (recorded for a retry). */

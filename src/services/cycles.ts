@@ -223,7 +223,7 @@ export async function openPhase(
   ctx: ServiceContext,
   input: { guildId: string; kind: PhaseKind; member: Member | null; source?: 'command' | 'schedule'; seed?: (matchId: number) => string },
 ): Promise<PhaseChange> {
-  return inTransaction(ctx, async (tx) => {
+  return battleTransaction(ctx, async (tx) => {
     const guild = await lockGuild(tx, input.guildId);
     requireModerator(guild, input.member);
     const cycle = await lockActiveCycle(tx, guild.id);
@@ -263,6 +263,27 @@ export async function openPhase(
   });
 }
 
+/**
+ * A phase change's transaction. A Battle Phase starts every match's game at once, atomically (all
+ * of them with their notifications, or none), and 1,000 matches take longer than the 15 s a
+ * move's transaction may: this one may take up to 5 minutes. It holds the server's guild and cycle
+ * locks meanwhile, which only that server's cycle commands wait on.
+ */
+async function battleTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await ctx.db.$transaction(fn, { timeout: 300_000, maxWait: 10_000 });
+  } catch (err) {
+    // As inTransaction (game-store.ts): no connection to start it with is a refusal that changed nothing.
+    if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
+      throw new UserError('system/busy', 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.');
+    }
+    throw err;
+  }
+  ctx.onOutbox?.();
+  return result;
+}
+
 async function startBattle(
   tx: Tx,
   ctx: ServiceContext,
@@ -275,7 +296,12 @@ async function startBattle(
   const players = await tx.player.findMany({ where: { id: { in: matches.flatMap(matchPlayers) } } });
   const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
   const out: Array<{ gameId: number; kind: string; players: string[]; channelId: string }> = [];
+  // Matches are made in the commencement channel; their games start in the server's game channels
+  // when moderators listed some, taken in turn: a Battle Phase's boards spread over them (Discord
+  // posts 5 messages per 5 s in one channel, so 1,000 boards in one channel take 1,000 s).
+  const spread = guild.gameChannelIds;
   for (const m of matches) {
+    const channelId = spread.length > 0 ? spread[out.length % spread.length]! : m.channelId;
     const def = ctx.games.require(m.kind);
     const seated = matchPlayers(m).map((id) => ({ id, name: name(id) }));
     // A game may prepare its match (who hosts, what each player brings), in this transaction. It
@@ -293,7 +319,7 @@ async function startBattle(
     }
     const game = await startGame(tx, ctx, {
       guildId: guild.id,
-      channelId: m.channelId,
+      channelId,
       kind: m.kind,
       players: prepared.players ?? seated,
       cycleId: cycle.id,
@@ -312,12 +338,12 @@ async function startBattle(
         {
           userId: me,
           fallbackChannelId: m.channelId,
-          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${def.title} game #${game.id} against ${against} starts now. The board is in ${ch(m.channelId)}; whoever moves first is told by DM.`,
+          content: `⚔️ The Battle Phase of **${cycleTitle(cycle)}** has begun: your ${def.title} game #${game.id} against ${against} starts now. The board is in ${ch(channelId)}; whoever moves first is told by DM.`,
         },
         now,
       );
     }
-    out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId: m.channelId });
+    out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { inTransaction, playMove, resign, startGame } from '../../src/services/g
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
 import { leaderboardText, standings } from '../../src/services/leaderboard.ts';
+import { updateGuildSettings } from '../../src/services/settings.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { SEED_A, testContext } from '../helpers/context.ts';
 
@@ -154,6 +155,29 @@ describe('seasons, cycles and phases', () => {
     expect(games.every((g) => g.cycleId !== null && g.channelId === COMMENCE)).toBe(true);
     // Both players of every game are told by DM.
     for (const u of [alice, bob, carol, dave]) expect((await textDms(u.id)).some((r) => /starts now/.test((r.payload as { content: string }).content))).toBe(true);
+  });
+
+  it('with game channels configured, the Battle Phase starts its games in them in turn, and each DM names its game\'s channel', async () => {
+    const ctx = testContext(db);
+    await cycleInRest(ctx);
+    const [G1, G2] = ['100000000000000011', '100000000000000012'];
+    for (const channel of [G1, G2]) await updateGuildSettings(ctx, { guildId: GUILD, member: mod, change: { allowGameChannel: channel } });
+    const [erin, frank] = [p(5, 'Erin'), p(6, 'Frank')];
+    for (const [a, b] of [[alice, bob], [carol, dave], [erin, frank]] as const) {
+      await intent(ctx, a, [b]);
+      await intent(ctx, b, [a]);
+    }
+    const battle = await openPhase(ctx, { guildId: GUILD, kind: 'battle', member: mod });
+    if (!battle.changed) throw new Error('the Battle Phase did not open');
+    const games = await db.prisma.game.findMany({ where: { id: { in: battle.games } }, orderBy: { id: 'asc' } });
+    expect(games.map((g) => g.channelId)).toEqual([G1, G2, G1]);
+    // Each player's "starts now" DM points at the channel its board is in.
+    for (const [u, channel] of [[alice, G1], [dave, G2], [frank, G1]] as const) {
+      const dm = (await textDms(u.id)).map((r) => (r.payload as { content: string }).content).find((c) => /starts now/.test(c));
+      expect(dm).toContain(`The board is in <#${channel}>`);
+    }
+    const announced = (await announcements()).at(-1)!.payload as { content: string };
+    expect(announced.content).toContain(`in <#${G2}>`);
   });
 
   it('a new Rest Phase after a Battle Phase takes new intents; games are only for new matches', async () => {

@@ -5,6 +5,7 @@
  *   const emu = new EmulatorClient('http://127.0.0.1:8787');
  *   const { response } = await emu.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
  */
+import type { RouteStats } from './rest-stats.ts';
 import type { APIMessage, APIUser } from 'discord-api-types/v10';
 import type { QueuedFault } from './faults.ts';
 import type { SessionInfo } from './gateway.ts';
@@ -211,6 +212,20 @@ export class EmulatorClient {
 
   clearRejections(): Promise<{ cleared: number }> {
     return this.call('DELETE', '/rejections');
+  }
+
+  /** The bot's REST requests per route and how they were answered; `rateLimited` is the limiter's 429s (null when limits are off). */
+  restStats(): Promise<{ since: string; routes: Record<string, RouteStats>; total: RouteStats; rateLimited: { global: number; route: number } | null }> {
+    return this.call('GET', '/rest-stats');
+  }
+
+  resetRestStats(): Promise<{ ok: true }> {
+    return this.call('DELETE', '/rest-stats');
+  }
+
+  /** Every message of one author ("bot" for the bot), compact. */
+  messagesBy(author: string): Promise<{ messages: Array<{ id: string; channelId: string; dmRecipientId: string | null; nonce: string | number | null; content: string; edited: boolean }> }> {
+    return this.call('GET', `/messages?author=${encodeURIComponent(author)}`);
   }
 
   /** Polls `probe` until it returns a truthy value (e.g. a deferred reply was edited). */

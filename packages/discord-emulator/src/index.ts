@@ -20,6 +20,7 @@ import { servePage } from './page.ts';
 import { Persistence } from './persist.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limits.ts';
 import { RestApi, type RestExchange } from './rest.ts';
+import { RestStats } from './rest-stats.ts';
 import { defaultBotToken, exampleServer, seedServer, type ChannelName, type GuildHandles, type RoleName, type ServerDefinition, type UserAlias } from './server.ts';
 import { EmulatorState } from './state.ts';
 import { TestApi } from './test-api.ts';
@@ -36,6 +37,7 @@ export { Permission } from './permissions.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';
 export type { RestExchange } from './rest.ts';
+export { RestStats, type RouteStats } from './rest-stats.ts';
 export { DEFAULT_ROUTE_LIMITS, RateLimiter, type RateLimitOptions, type RouteLimit } from './rate-limits.ts';
 
 export interface EmulatorOptions<S extends ServerDefinition = ServerDefinition> {
@@ -99,6 +101,8 @@ export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   restRoutes: Array<{ method: string; pattern: string }>;
   /** The rate limiter (null when `rateLimits: false`); `counts` tells how many 429s it answered. */
   rateLimiter: RateLimiter | null;
+  /** The bot's REST requests per route and how they were answered (also `GET /_test/rest-stats`). */
+  restStats: RestStats;
   /** A test API client bound to this emulator. */
   client: EmulatorClient;
   close(): Promise<void>;
@@ -122,8 +126,9 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
   const faults = new Faults();
   const interactions = new Interactions(state, gateway, { timeoutMs: opts.interactionTimeoutMs ?? 3000, baseUrl: () => url, logger });
   const rateLimiter = opts.rateLimits === false ? null : new RateLimiter(opts.rateLimits ?? {});
-  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
-  const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger });
+  const restStats = new RestStats();
+  const rest = new RestApi({ state, interactions, gateway, faults, rateLimiter, stats: restStats, ...(opts.onRestExchange ? { onExchange: opts.onRestExchange } : {}), logger, botToken, baseUrl: () => url, gatewayUrl: () => gatewayUrl, recommendedShards: () => opts.recommendedShards ?? Math.max(1, Math.ceil(state.guilds.size / 1000)) });
+  const testApi = new TestApi({ state, interactions, gateway, faults, clock, logger, rateLimiter, restStats });
 
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -176,6 +181,7 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
     clock,
     state,
     rateLimiter,
+    restStats,
     restRoutes: rest.served(),
     client: new EmulatorClient(url),
     async close() {

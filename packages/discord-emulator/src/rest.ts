@@ -14,6 +14,7 @@ import type { EmulatorLogger } from './logger.ts';
 import { createFromPayload, editFromPayload, validateOrThrow } from './messages.ts';
 import { Permission, hasPermission } from './permissions.ts';
 import { apiChannel, apiCurrentUser, apiGuild, apiMember, apiMessage, apiRole, apiUser } from './serialize.ts';
+import type { RestStats } from './rest-stats.ts';
 import { compareSnowflakes, isSnowflake } from './snowflake.ts';
 import { ChannelKind, type ChannelRecord, type CommandRecord, type EmulatorState, type GuildRecord, type MessageRecord } from './state.ts';
 
@@ -26,6 +27,8 @@ export interface RestDeps {
   rateLimiter: RateLimiter | null;
   /** Told of every REST request and its answer (after the answer is sent). */
   onExchange?: (exchange: RestExchange) => void;
+  /** Counts every answered request per route (the test API's rest-stats). */
+  stats?: RestStats;
   logger: EmulatorLogger;
   botToken: string;
   baseUrl: () => string;
@@ -90,7 +93,9 @@ export class RestApi {
     let delayMs = 0;
     let limitHeaders: Record<string, string> | undefined;
     let parsed: ParsedBody | undefined;
+    let routeName = `${method} ?`;
     const tell = (r: Reply) => {
+      this.deps.stats?.record(routeName, r.status);
       if (!this.deps.onExchange) return;
       try {
         this.deps.onExchange({ method, path, query: url.search, requestBody: parsed?.json, status: r.status, responseBody: 'json' in r ? r.json : undefined });
@@ -105,12 +110,17 @@ export class RestApi {
       if (fault && 'reply' in fault) {
         this.deps.logger.warn({ method, path, status: fault.reply.status }, 'emulator: injected fault');
         send(res, fault.reply);
+        if (this.deps.stats) {
+          const hit = this.router.match(method, path);
+          this.deps.stats.record(typeof hit === 'object' ? `${method} ${hit.route.pattern}` : routeName, fault.reply.status);
+        }
         return true;
       }
       if (fault) delayMs = fault.delayMs;
       const match = this.router.match(method, path);
       if (match === undefined) throw Errors.notFound();
       if (match === 'methodNotAllowed') throw Errors.methodNotAllowed();
+      routeName = `${method} ${match.route.pattern}`;
       if (match.route.meta.auth !== false) this.checkAuth(req);
       for (const [name, value] of Object.entries(match.params)) {
         const literals = SNOWFLAKE_PARAMS[name];

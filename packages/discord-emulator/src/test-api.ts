@@ -12,6 +12,8 @@ import type { Gateway } from './gateway.ts';
 import { json, parseBody, readRawBody, Router, send, type Reply, type RequestContext } from './http.ts';
 import type { InteractionOutcome, InteractionRecord, Interactions } from './interactions.ts';
 import type { EmulatorLogger } from './logger.ts';
+import type { RateLimiter } from './rate-limits.ts';
+import type { RestStats } from './rest-stats.ts';
 import { computeMentions, MessageKind } from './messages.ts';
 import { Permission, hasPermission } from './permissions.ts';
 import { buildCommandData, findUsableCommand, parseCommandInput, TestInputError } from './resolve.ts';
@@ -25,6 +27,8 @@ export interface TestApiDeps {
   faults: Faults;
   clock: EmulatorClock;
   logger: EmulatorLogger;
+  rateLimiter?: RateLimiter | null;
+  restStats?: RestStats;
 }
 
 const ref = z.string().trim().min(1);
@@ -384,6 +388,31 @@ export class TestApi {
       return json(200, this.deps.interactions.view(rec));
     });
 
+    // The bot's REST requests per route (requests, 2xx, 429, other refusals) and the limiter's 429s:
+    // what a driver in another process reads to count a burst. DELETE starts the count again.
+    r.get('/rest-stats', () =>
+      json(200, { ...(this.deps.restStats?.snapshot() ?? { since: null, routes: {}, total: null }), rateLimited: this.deps.rateLimiter ? { ...this.deps.rateLimiter.counts } : null }),
+    );
+    r.delete('/rest-stats', () => {
+      this.deps.restStats?.reset();
+      return json(200, { ok: true });
+    });
+
+    // Every message of one author (a user, or "bot"), compact: for a driver to check what arrived
+    // where, e.g. one board per game and one turn DM per player, without a request per channel.
+    r.get('/messages', ({ query }) => {
+      const author = query.get('author');
+      if (!author) throw new TestInputError('give ?author=<user> or ?author=bot');
+      const authorId = author === 'bot' ? state.application.botUserId : this.user(author).id;
+      const out: Array<{ id: string; channelId: string; dmRecipientId: string | null; nonce: string | number | null; content: string; edited: boolean }> = [];
+      for (const m of state.messages.values()) {
+        if (m.authorId !== authorId) continue;
+        const channel = state.channels.get(m.channelId);
+        out.push({ id: m.id, channelId: m.channelId, dmRecipientId: channel?.type === 1 ? channel.recipientId : null, nonce: m.nonce, content: m.content, edited: m.editedTimestamp !== null });
+      }
+      return json(200, { messages: out });
+    });
+
     r.get('/clock', () => json(200, this.clockView()));
     r.post('/clock/advance', async (ctx) => {
       const input = schemas.advance.parse((await ctx.body()).json);
@@ -600,6 +629,8 @@ export class TestApi {
       'GET  /_test/gateway',
       'POST /_test/gateway/disconnect {mode?, code?}',
       'GET|DELETE /_test/rejections',
+      'GET|DELETE /_test/rest-stats',
+      'GET  /_test/messages?author=<user>|bot',
       'GET  /_test/events (Server-Sent Events)',
     ];
   }

@@ -79,6 +79,29 @@ describe('rate limits over HTTP', () => {
     // A refused message was not created.
     expect((await h.emu.messages('general')).messages).toHaveLength(2);
   });
+
+  it('counts the bot\'s requests per route over the test API: answered, rate limited, refused; and lists its messages', async () => {
+    // After the test above: 2 messages created in #general, 1 refused with a 429, 1 in #games.
+    const stats = await h.emu.restStats();
+    expect(stats.routes['POST /channels/:channelId/messages']).toEqual({ requests: 4, ok: 3, limited: 1, failed: 0 });
+    expect(stats.rateLimited).toEqual({ global: 0, route: 1 });
+    const missing = await fetch(`${h.emulator.apiBase}/v10/channels/123/messages/456`, { headers: { authorization: `Bot ${h.emulator.botToken}` } });
+    expect(missing.status).toBe(404);
+    const after = await h.emu.restStats();
+    expect(after.routes['GET /channels/:channelId/messages/:messageId']).toEqual({ requests: 1, ok: 0, limited: 0, failed: 1 });
+    // The total adds up every route (the client's login asked for its gateway too).
+    expect(after.total).toMatchObject({ limited: 1, failed: 1 });
+    expect(after.total.requests).toBe(Object.values(after.routes).reduce((n, r) => n + r.requests, 0));
+    const mine = (await h.emu.messagesBy('bot')).messages;
+    expect(mine.map((m) => [m.channelId, m.content, m.dmRecipientId])).toEqual([
+      [h.emulator.channels.general, 'hi', null],
+      [h.emulator.channels.general, 'hi', null],
+      [h.emulator.channels.games, 'hi', null],
+    ]);
+    await expect(h.emu.messagesBy('nobody-here')).rejects.toThrow(/nobody-here/);
+    await h.emu.resetRestStats();
+    expect((await h.emu.restStats()).total).toEqual({ requests: 0, ok: 0, limited: 0, failed: 0 });
+  });
 });
 
 describe('a discord.js bot under the default limits', () => {
