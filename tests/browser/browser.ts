@@ -62,3 +62,16 @@ export async function chooseFirst(scope: Locator, placeholder?: RegExp, nth = 0)
   await faces.nth(nth).click();
   await scope.getByRole('option').first().click();
 }
+
+/**
+ * A turn DM, ready to play from: a player whose last move was on the board gets **Play here** in
+ * place of the move buttons (src/bot/dm-moves.ts), and tapping it turns this very DM into the
+ * turn's buttons. Returns the DM pinned by its id (its text is replaced).
+ */
+export async function playableDm(dm: Locator): Promise<Locator> {
+  await dm.waitFor();
+  const pinned = dm.page().locator(`#msg-${await dm.getAttribute('data-id')}`);
+  const here = pinned.getByRole('button', { name: 'Play here' });
+  if ((await here.count()) > 0) await step(pinned, () => here.click());
+  return pinned;
+}

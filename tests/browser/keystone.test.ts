@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeystoneState } from '../../src/games/keystone/engine/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
-import { actAs, chooseFirst, contentWidth, launchBrowser, message, openChannel, openPage, opensPanel, PHONE, runBrowserTests, screenshot, SCREENSHOTS, step, type, warmUp } from './browser.ts';
+import { actAs, chooseFirst, contentWidth, launchBrowser, message, openChannel, openPage, opensPanel, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, step, type, warmUp } from './browser.ts';
 
 /**
  * Three tabs of the playground, as Alice, Bob and Carol, start a Keystone match with the slash
@@ -79,8 +79,10 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: a Keystone match 
           await panel.locator('.msg-content', { hasText: /You played/ }).waitFor();
         } else {
           await openChannel(page, 'Stonehall');
-          const dm = message(page, new RegExp(`Your turn in Keystone #${s.id}`)).last();
-          await dm.waitFor();
+          // They played from My hand on the board last trick: the DM offers Play here first.
+          // This trick's DM (pinned by playableDm: an older DM must not be taken while this one is on its way).
+          const dm = await playableDm(message(page, new RegExp(`Your turn in Keystone #${s.id} \\(game 1 of 2, trick ${trick} of`)).last());
+          expect(await dm.getByRole('button', { name: 'Play here' }).count()).toBe(0);
           await chooseFirst(dm, /Play a card/);
           await dm.locator('.msg-content', { hasText: /You played/ }).waitFor();
           await openChannel(page, 'general');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../src/games/krellstones/engine/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import path from 'node:path';
-import { actAs, contentWidth, launchBrowser, message, openChannel, openPage, PHONE, runBrowserTests, screenshot, SCREENSHOTS, type, warmUp } from './browser.ts';
+import { actAs, contentWidth, launchBrowser, message, openChannel, openPage, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, type, warmUp } from './browser.ts';
 import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts';
 
 /**
@@ -305,7 +305,8 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         } else if (pending === 'bob' && s.round === 2) {
           // Bob readies from his turn DM.
           await openChannel(page, 'Stonehall');
-          const dm = message(page, /choose your rerolls/).last();
+          // He readied on the board last round: the DM offers Play here first.
+          const dm = await playableDm(message(page, /Round 2 of .*choose your rerolls/).last());
           await dm.getByRole('button', { name: 'Ready' }).click();
           await message(page, /you reroll nothing/).last().waitFor();
           await openChannel(page, 'general');
