@@ -27,6 +27,14 @@ export interface LevelResult {
   floor: ReturnType<typeof summary>;
 }
 
+/** Goal 2 in steady state: rate-limited calls of moves in the middle of games, by route. */
+export interface SteadyResult {
+  games: number;
+  moves: number;
+  calls: number;
+  byRoute: Record<string, number>;
+}
+
 /** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks ("POST /interactions/..."). */
 const limited = (route: string) => !/ \/(interactions|webhooks)\//.test(route);
 
@@ -59,8 +67,8 @@ export async function plainFloor(pool: import('pg').Pool, gameId: number): Promi
  * closed loop: its player clicks again as soon as the board is back, so `games` is also the
  * number of clicks in flight.
  */
-export async function concurrencyBench(levels: number[], clicksPerGame = 8): Promise<LevelResult[]> {
-  const pairs = 1 + levels.reduce((a, b) => a + b, 0);
+export async function concurrencyBench(levels: number[], clicksPerGame = 8, steadyGames = 5): Promise<{ levels: LevelResult[]; steady: SteadyResult }> {
+  const pairs = 1 + levels.reduce((a, b) => a + b, 0) + steadyGames;
   const server: ServerDefinition = {
     bot: { username: 'Stonehall' },
     users: Array.from({ length: 2 * pairs }, (_, i) => ({ alias: `p${i}`, username: `player${i}` })),
@@ -168,7 +176,44 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8): Pro
         floor: summary(floorSamples),
       });
     }
-    return results;
+    // Goal 2 in steady state: each player of `steadyGames` games moves on the board once (their
+    // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
+    // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each
+    // grid takes 9 dice), so no game-over DMs or result message fall in the count.
+    const steadyIds: number[] = [];
+    for (let i = 0; i < steadyGames; i++) {
+      const a = player();
+      const b = player();
+      const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: a, to: b });
+      steadyIds.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b.id, guildId })).game.id);
+    }
+    const clickAll = async (from: number, to: number) => {
+      await Promise.all(
+        steadyIds.map(async (id) => {
+          for (let k = from; k < to; k++) {
+            // The first board is posted by the outbox after the game starts.
+            let g = await db.prisma.game.findUniqueOrThrow({ where: { id } });
+            while (!g.boardMessageId) {
+              await new Promise((r) => setTimeout(r, 20));
+              g = await db.prisma.game.findUniqueOrThrow({ where: { id } });
+            }
+            const st = g.state as unknown as KnucklebonesState;
+            if (st.outcome) throw new Error(`steady-state game ${id} ended at move ${k}`);
+            const col = st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
+            const res = await emulator.client.click(st.turn!, g.boardMessageId, `kb:place:${id}:${g.version}:${col}`);
+            if (res.response?.type !== 7) throw new Error(`click not answered with the board: ${JSON.stringify(res).slice(0, 300)}`);
+          }
+        }),
+      );
+      while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
+    };
+    await clickAll(0, 2);
+    await emulator.read.resetRestStats();
+    await clickAll(2, 14);
+    const steadyStats = await emulator.read.restStats();
+    const byRoute = Object.fromEntries(Object.entries(steadyStats.routes).filter(([route, r]) => limited(route) && r.requests > 0).map(([route, r]) => [route, r.requests]));
+    const steady = { games: steadyGames, moves: steadyGames * 12, calls: Object.values(byRoute).reduce((a, b) => a + b, 0), byRoute };
+    return { levels: results, steady };
   } finally {
     await Promise.all(bots.map((b) => b.stop()));
     await emulator.stop();
