@@ -51,7 +51,7 @@ if (section('clicks')) {
   out('The emulator (Discord\'s rate limits on) and the bot (dist/main.js, as `npm start` runs it) are processes of their own; this process only clicks over the emulator\'s test API and measures. Click times are the bot\'s own (its debug log line per interaction).');
   out('The floor is a 4-statement transaction (BEGIN, SELECT ... FOR UPDATE, conditional UPDATE, COMMIT) with plain pg and prepared statements on a pool of the bot\'s size (10), at the same concurrency, from the bench process.');
   out('"limited calls" are REST calls bound by Discord\'s global 50/s (all but interaction answers) per move, counted by the emulator; "CPU" is the bot process\'s (/proc) per move.\n');
-  out('| games at once | moves | moves/s delivered | clicks/s answered | outbox drain after last click | limited calls / move | CPU / move | click p50 | click p99 | floor p50 | p50 / floor (goal 1: ≤ 3×) |');
+  out('| games at once | moves | moves/s delivered | clicks/s answered | outbox drain after last click | limited calls / move | CPU / move | click p50 | click p99 | floor p50 | click p50 / floor |');
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const levels = quick ? [1, 10] : [1, 5, 20, 50];
   const { levels: results, steady } = await concurrencyBench(levels, quick ? 4 : 8);
@@ -62,7 +62,7 @@ if (section('clicks')) {
   }
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
-  out(`Goal 1, click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}× (target ≤ 3×: ${verdict(one.click.p50 / one.floor.p50 <= 3)}).`);
+  out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);
   const calls = Math.max(...results.map((r) => r.limitedPerMove));
   out(`Goal 2, rate-limited calls per delivered move (board clicks), whole short games: ${calls.toFixed(2)}: each game also pays its players' first DM channel and first retire edit, its game-over DMs and result message.`);
   const perMove = steady.calls / steady.moves;
