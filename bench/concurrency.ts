@@ -107,17 +107,22 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
       const i = userSeq++;
       return { id: emulator.users[`p${i}`]!, name: `player${i}`, bot: false };
     };
+    /** `n` Knucklebones games between fresh players, challenged and accepted through the services. */
+    const newGames = async (n: number): Promise<number[]> => {
+      const ids: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const a = player();
+        const b = player();
+        const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: a, to: b });
+        ids.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b.id, guildId })).game.id);
+      }
+      return ids;
+    };
     // Few games at once: up to a whole game each (about 20 moves), so low levels get enough samples.
     const perGame = (level: number) => (level <= 5 ? 20 : clicksPerGame);
     // The first level is a warm-up (cold caches, first JIT), not reported.
     for (const [index, level] of [[-1, 1] as const, ...levels.map((l, i) => [i, l] as const)]) {
-      const games: number[] = [];
-      for (let i = 0; i < level; i++) {
-        const a = player();
-        const b = player();
-        const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: a, to: b });
-        games.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b.id, guildId })).game.id);
-      }
+      const games = await newGames(level);
       // Wait until every board has been posted by the outbox.
       for (;;) {
         const posted = await db.prisma.game.count({ where: { id: { in: games }, boardVersion: { gte: 0 }, boardMessageId: { not: null } } });
@@ -180,13 +185,7 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
     // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
     // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each
     // grid takes 9 dice), so no game-over DMs or result message fall in the count.
-    const steadyIds: number[] = [];
-    for (let i = 0; i < steadyGames; i++) {
-      const a = player();
-      const b = player();
-      const c = await challenge(ctx, { guildId, channelId, kind: 'knucklebones', from: a, to: b });
-      steadyIds.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b.id, guildId })).game.id);
-    }
+    const steadyIds = await newGames(steadyGames);
     const clickAll = async (from: number, to: number) => {
       await Promise.all(
         steadyIds.map(async (id) => {

@@ -129,13 +129,18 @@ export class TestApiReader {
   }
 }
 
-export interface EmulatorProcess {
+/** What the emulator's process prints when it is ready (EMULATOR_READY_JSON=1). */
+interface ReadyLine {
   url: string;
   apiBase: string;
   botToken: string;
   botUserId: string;
   guildId: string;
   users: Record<string, string>;
+  guilds: Array<{ channels: Record<string, string> }>;
+}
+
+export interface EmulatorProcess extends Omit<ReadyLine, 'guilds'> {
   channels: Record<string, string>;
   client: EmulatorClient;
   read: TestApiReader;
@@ -156,15 +161,7 @@ export async function startEmulatorProcess(server: ServerDefinition, opts: { int
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  const ready = JSON.parse(await child.waitForLine((l) => l.startsWith('{"ready":true'))) as {
-    url: string;
-    apiBase: string;
-    botToken: string;
-    botUserId: string;
-    guildId: string;
-    users: Record<string, string>;
-    guilds: Array<{ channels: Record<string, string> }>;
-  };
+  const ready = JSON.parse(await child.waitForLine((l) => l.startsWith('{"ready":true'))) as ReadyLine;
   return {
     url: ready.url,
     apiBase: ready.apiBase,
