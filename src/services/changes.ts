@@ -2,13 +2,13 @@ import { autopilotMove, autopilotRng } from '../kernel/autopilot.ts';
 import type { Outcome, PlayerId, TimerSpec } from '../kernel/types.ts';
 import type { PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
-import { pgSql, run, type Statement } from '../db/hot.ts';
+import { pgSql, prismaSql, run, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { autopilotSeats, NeedsPrismaPath, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
-import { recordRatings, recordRatingsOn } from './ratings.ts';
+import { recordRatings, recordRatingsBatch, recordRatingsOn, type RatedGame } from './ratings.ts';
 import type { OutboxKind, OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
@@ -265,13 +265,21 @@ export class ChangeBatch {
   private readonly release: number[] = [];
   /** Written after the batch (a cycle game's rewards), in the order the changes came. */
   private readonly after: Array<(tx: Tx) => Promise<void>> = [];
+  /** Games the batch ends, for the all-time ratings (recorded together, in this order). */
+  private readonly ended: Array<{ game: RatedGame; seats: Seat[] }> = [];
   private readonly seen = new Set<number>();
 
   get size(): number {
     return this.seen.size;
   }
 
-  add(gameId: number, change: { oldVersion: number; version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null }, w: Writes, after?: (tx: Tx) => Promise<void>): void {
+  add(
+    gameId: number,
+    change: { oldVersion: number; version: number; steps: Step[]; state: unknown; outcome: StoredOutcome | null },
+    w: Writes,
+    after?: (tx: Tx) => Promise<void>,
+    ended?: { game: RatedGame; seats: Seat[] },
+  ): void {
     if (this.seen.has(gameId)) throw new Error(`game ${gameId} changes twice in one batch`);
     this.seen.add(gameId);
     if (change.steps.length > 0) {
@@ -287,6 +295,7 @@ export class ChangeBatch {
     this.outbox.push(...w.outbox);
     if (w.releaseAssets) this.release.push(gameId);
     if (after) this.after.push(after);
+    if (ended) this.ended.push(ended);
   }
 
   /** At most six statements, whatever the number of games; throws if any game moved meanwhile. */
@@ -331,6 +340,7 @@ export class ChangeBatch {
     await insertOutbox(tx, this.outbox, now);
     if (this.release.length) await tx.$executeRaw`UPDATE assets SET locked_by_game_id = NULL, updated_at = ${now} WHERE locked_by_game_id = ANY(${this.release}::int[])`;
     for (const fn of this.after) await fn(tx);
+    await recordRatingsBatch(prismaSql(tx), this.ended, now);
   }
 }
 
@@ -437,8 +447,8 @@ export async function commitChangeOn(
   // The end's other writes: a cycle's rewards, and everyone's all-time rating.
   const finalSeats = seats;
   if (opts.batch) {
-    const rewards = outcome ? (t: Tx) => finishOnPrisma(t, ctx, game, outcome, finalSeats, now) : undefined;
-    opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards);
+    const rewards = outcome && grantsRewards(game) ? (t: Tx) => grantCycleRewards(t, ctx, game, outcome, now) : undefined;
+    opts.batch.add(game.id, { oldVersion: game.version, version, steps: auto.steps, state: final, outcome }, w, rewards, outcome ? { game: { ...game, outcome }, seats: finalSeats } : undefined);
   } else {
     await store.write(game, { version, steps: auto.steps, state: final, outcome }, w, now);
     if (outcome) await store.finish(ctx, game, outcome, finalSeats, now);

@@ -20,53 +20,85 @@ export interface RatedGame {
   outcome: unknown;
 }
 
-/** recordRatings' statements (one text each: prepared on a move's hot path, src/db/hot.ts). */
+/** recordRatings' statements (one text each, whatever the number of games: prepared on a move's hot path, src/db/hot.ts). */
 const ENSURE_RATINGS: Statement = {
   name: 'stonehall-ratings-ensure',
   text: `INSERT INTO ratings (guild_id, kind, player_id, updated_at)
-    SELECT $1::text, $2::text, p, $3::timestamp(3) FROM unnest($4::text[]) AS p ORDER BY p
+    SELECT k.guild_id, k.kind, k.player_id, $1::timestamp(3)
+    FROM jsonb_to_recordset($2::jsonb) AS k(guild_id text, kind text, player_id text)
+    ORDER BY k.guild_id, k.kind, k.player_id
     ON CONFLICT DO NOTHING`,
 };
 const LOCK_RATINGS: Statement = {
   name: 'stonehall-ratings-lock',
-  text: `SELECT player_id, rating, rd, vol FROM ratings
-    WHERE guild_id = $1::text AND kind = $2::text AND player_id = ANY($3::text[])
-    ORDER BY player_id FOR UPDATE`,
+  text: `SELECT r.guild_id, r.kind, r.player_id, r.rating, r.rd, r.vol
+    FROM ratings r JOIN jsonb_to_recordset($1::jsonb) AS k(guild_id text, kind text, player_id text)
+      ON r.guild_id = k.guild_id AND r.kind = k.kind AND r.player_id = k.player_id
+    ORDER BY r.guild_id, r.kind, r.player_id FOR UPDATE OF r`,
 };
 const UPDATE_RATINGS: Statement = {
   name: 'stonehall-ratings-update',
   text: `UPDATE ratings AS r SET
-      rating = v.rating, rd = v.rd, vol = v.vol, games = r.games + 1,
-      wins = r.wins + (v.result = 'win')::int, draws = r.draws + (v.result = 'draw')::int,
-      losses = r.losses + (v.result = 'loss')::int, forfeits = r.forfeits + (v.result = 'forfeit')::int,
-      updated_at = $3::timestamp(3)
-    FROM jsonb_to_recordset($4::jsonb) AS v(player_id text, rating float8, rd float8, vol float8, result text)
-    WHERE r.guild_id = $1::text AND r.kind = $2::text AND r.player_id = v.player_id`,
+      rating = v.rating, rd = v.rd, vol = v.vol, games = r.games + v.games,
+      wins = r.wins + v.wins, draws = r.draws + v.draws, losses = r.losses + v.losses, forfeits = r.forfeits + v.forfeits,
+      updated_at = $1::timestamp(3)
+    FROM jsonb_to_recordset($2::jsonb)
+      AS v(guild_id text, kind text, player_id text, rating float8, rd float8, vol float8, games int, wins int, draws int, losses int, forfeits int)
+    WHERE r.guild_id = v.guild_id AND r.kind = v.kind AND r.player_id = v.player_id`,
 };
 
+type RatedSeat = Pick<Seat, 'playerId' | 'result' | 'autopilot'>;
+
+/** A seat's result and the count it adds to. */
+const COUNTS = { win: 'wins', draw: 'draws', loss: 'losses', forfeit: 'forfeits' } as const;
+
 /** Applies a finished game to its players' all-time ratings (inside the finishing transaction). */
-export async function recordRatings(tx: Tx, game: RatedGame, seats: Pick<Seat, 'playerId' | 'result' | 'autopilot'>[], now: Date): Promise<void> {
+export async function recordRatings(tx: Tx, game: RatedGame, seats: RatedSeat[], now: Date): Promise<void> {
   await recordRatingsOn(prismaSql(tx), game, seats, now);
 }
 
 /** recordRatings with its statements run by `sql` (Prisma's transaction, or a move's hot path). */
-export async function recordRatingsOn(sql: Sql, game: RatedGame, seats: Pick<Seat, 'playerId' | 'result' | 'autopilot'>[], now: Date): Promise<void> {
-  if (game.practice) return;
-  const rated = seats.filter((s) => s.result && !s.autopilot).sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0));
-  if (rated.length < 2) return;
-  const ids = rated.map((s) => s.playerId);
+export async function recordRatingsOn(sql: Sql, game: RatedGame, seats: RatedSeat[], now: Date): Promise<void> {
+  await recordRatingsBatch(sql, [{ game, seats }], now);
+}
+
+/**
+ * Applies finished games, in the order given, to their players' all-time ratings: three
+ * statements whatever their number (the deadline sweep ends hundreds of games in one batch). A
+ * player in several of them moves game after game, as if each had been recorded on its own.
+ */
+export async function recordRatingsBatch(sql: Sql, ended: Array<{ game: RatedGame; seats: RatedSeat[] }>, now: Date): Promise<void> {
+  const games = ended
+    .filter((e) => !e.game.practice)
+    .map((e) => ({ game: e.game, rated: e.seats.filter((s) => s.result && !s.autopilot) }))
+    .filter((e) => e.rated.length >= 2);
+  if (games.length === 0) return;
+  const key = (guildId: string, kind: string, playerId: string) => JSON.stringify([guildId, kind, playerId]);
+  const keys = new Map<string, { guild_id: string; kind: string; player_id: string }>();
+  for (const { game, rated } of games) for (const s of rated) keys.set(key(game.guildId, game.kind, s.playerId), { guild_id: game.guildId, kind: game.kind, player_id: s.playerId });
   const at = now.toISOString();
-  // Rows exist first, then are locked in player order: two games ending at once that share a
+  const wanted = JSON.stringify([...keys.values()]);
+  // Rows exist first, then are locked in key order: two transactions ending games that share a
   // player apply one after the other, never from the same "before".
-  await sql.run(ENSURE_RATINGS, [game.guildId, game.kind, at, ids]);
-  const rows = await sql.run<{ player_id: string; rating: number; rd: number; vol: number }>(LOCK_RATINGS, [game.guildId, game.kind, ids]);
-  const before = new Map(rows.map((r) => [r.player_id, { r: r.rating, rd: r.rd, v: r.vol } satisfies RatingState]));
-  const after = rateGame(rated, game.outcome as { places?: Record<string, number> } | null, (id) => before.get(id)!);
-  const updates = rated.map((s) => {
-    const n = after.get(s.playerId)!;
-    return { player_id: s.playerId, rating: n.r, rd: n.rd, vol: n.v, result: s.result };
-  });
-  await sql.run(UPDATE_RATINGS, [game.guildId, game.kind, at, JSON.stringify(updates)]);
+  await sql.run(ENSURE_RATINGS, [at, wanted]);
+  const rows = await sql.run<{ guild_id: string; kind: string; player_id: string; rating: number; rd: number; vol: number }>(LOCK_RATINGS, [wanted]);
+  type Row = { guild_id: string; kind: string; player_id: string; rating: number; rd: number; vol: number; games: number; wins: number; draws: number; losses: number; forfeits: number };
+  const table = new Map<string, Row>(rows.map((r) => [key(r.guild_id, r.kind, r.player_id), { ...r, games: 0, wins: 0, draws: 0, losses: 0, forfeits: 0 }]));
+  for (const { game, rated } of games) {
+    const row = (playerId: string) => table.get(key(game.guildId, game.kind, playerId))!;
+    const after = rateGame(rated, game.outcome as { places?: Record<string, number> } | null, (id) => {
+      const r = row(id);
+      return { r: r.rating, rd: r.rd, v: r.vol } satisfies RatingState;
+    });
+    for (const s of rated) {
+      const r = row(s.playerId);
+      const n = after.get(s.playerId)!;
+      Object.assign(r, { rating: n.r, rd: n.rd, vol: n.v, games: r.games + 1 });
+      const count = COUNTS[s.result as keyof typeof COUNTS];
+      if (count) r[count] += 1;
+    }
+  }
+  await sql.run(UPDATE_RATINGS, [at, JSON.stringify([...table.values()])]);
 }
 
 export interface RecentResult {

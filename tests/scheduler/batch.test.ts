@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { rebuildRatings } from '../../src/services/ratings.ts';
 import { testContext } from '../helpers/context.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -86,6 +87,34 @@ describe('the batched deadline sweep', () => {
     expect(firedLines).toHaveLength(fired);
     expect(Math.max(...firedLines.map((b) => b.batch as number))).toBe(30);
     expect(firedLines.every((b) => (b.batch as number) > 1)).toBe(true);
+  });
+
+  it('rates the games a batch ends together, player by player, as recording them one at a time would', async () => {
+    const { lines, log } = logged();
+    const ctx = { ...testContext(db), log };
+    const guildId = '740000000000000077';
+    // Four players in six games: each player ends three games in the same batch.
+    const p = [0, 1, 2, 3].map((i) => ({ id: String(742000000000000000n + BigInt(i)), name: `r${i}`, bot: false }));
+    const ids: number[] = [];
+    for (const [x, y] of [[0, 1], [2, 3], [0, 2], [1, 3], [0, 3], [1, 2]] as const) {
+      const c = await challenge(ctx, { guildId, channelId: '1', kind: 'knucklebones', from: p[x]!, to: p[y]! });
+      ids.push((await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: p[y]!.id, guildId })).game.id);
+    }
+    await db.prisma.job.deleteMany({ where: { gameId: { in: ids }, kind: 'timer-reminder' } });
+    await ctx.clock.advance(25 * 3_600_000);
+    await new Scheduler(ctx, { batchSize: 50 }).sweep();
+    expect(lines.filter((l) => l.msg === 'job fired').map((l) => l.batch)).toEqual(ids.map(() => 6));
+    const recorded = await db.prisma.rating.findMany({ where: { guildId }, orderBy: { playerId: 'asc' } });
+    expect(recorded.map((r) => r.games)).toEqual([3, 3, 3, 3]);
+    // Recomputed from every finished game in the order they finished (ids, at one instant).
+    await rebuildRatings(ctx);
+    const rebuilt = await db.prisma.rating.findMany({ where: { guildId }, orderBy: { playerId: 'asc' } });
+    expect(rebuilt.map((r) => [r.playerId, r.games, r.wins, r.losses, r.forfeits])).toEqual(recorded.map((r) => [r.playerId, r.games, r.wins, r.losses, r.forfeits]));
+    rebuilt.forEach((r, i) => {
+      expect(r.rating).toBeCloseTo(recorded[i]!.rating, 9);
+      expect(r.rd).toBeCloseTo(recorded[i]!.rd, 9);
+      expect(r.vol).toBeCloseTo(recorded[i]!.vol, 9);
+    });
   });
 
   it('a bad job sends its batch one job at a time: the others fire, it alone records the error', async () => {
