@@ -65,6 +65,22 @@ describe('stored DM channels', () => {
     expect(after.messages.at(-1)!.content).toBe('stored-channel check');
   });
 
+  it('a game’s turn DM from another process (its seat and stored channel read in one query) opens none', async () => {
+    const turn = await h.db.prisma.outbox.findFirstOrThrow({ where: { kind: 'dm', status: 'sent', payload: { path: ['notification', 'type'], equals: 'turn' } } });
+    const userId = (turn.payload as { userId: string }).userId;
+    const before = (await h.api.messages('dm', Object.entries(h.emulator.users).find(([, id]) => id === userId)![0])).messages.length;
+    const row = await h.db.prisma.outbox.create({ data: { kind: 'dm', payload: turn.payload as object } });
+    const w = await freshWorker();
+    await h.api.resetRestStats();
+    await w.settle();
+    const stats = await h.api.restStats();
+    expect((await h.db.prisma.outbox.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('sent');
+    expect(stats.routes['POST /users/@me/channels']?.requests ?? 0).toBe(0);
+    expect(stats.routes['POST /channels/:channelId/messages']?.requests).toBe(1);
+    const alias = Object.entries(h.emulator.users).find(([, id]) => id === userId)![0];
+    expect((await h.api.messages('dm', alias)).messages.length).toBe(before + 1);
+  });
+
   it('a stored id Discord does not know (10003) is forgotten, a channel opened once, stored, and the DM sent', async () => {
     const daveId = h.emulator.users.dave!;
     const real = (await h.api.dms('dave')).channel!.id;
