@@ -85,16 +85,51 @@ export class DiscordDeliverer implements Deliverer {
     }
   }
 
-  /** DM channel ids never change: open each once per process. */
+  /**
+   * DM channel ids never change (per bot and user): known in memory, else stored on the player,
+   * so a DM channel is opened once, not once per process, restart or cache sweep.
+   */
   private readonly dmChannels = new Map<string, string>();
 
-  private async dmChannel(userId: string): Promise<string> {
-    const known = this.dmChannels.get(userId);
-    if (known) return known;
-    const dm = (await this.client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as APIChannel;
+  /** The user's DM channel: from memory, from `stored` (read by the caller with its own row), from the player, or opened. */
+  private async dmChannel(userId: string, stored?: string | null): Promise<string> {
+    let known = this.dmChannels.get(userId) ?? stored ?? null;
+    if (!known && stored === undefined) {
+      const player = await this.ctx.db.player.findUnique({ where: { id: userId }, select: { dmChannelId: true } });
+      known = player?.dmChannelId ?? null;
+    }
+    if (!known) return this.openDm(userId);
+    this.remember(userId, known);
+    return known;
+  }
+
+  private remember(userId: string, channelId: string): void {
     if (this.dmChannels.size > 50_000) this.dmChannels.clear();
-    this.dmChannels.set(userId, dm.id);
+    this.dmChannels.set(userId, channelId);
+  }
+
+  /** Opens the DM channel (one global-budget request) and stores it on the player, if there is one. */
+  private async openDm(userId: string): Promise<string> {
+    const dm = (await this.client.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as APIChannel;
+    this.remember(userId, dm.id);
+    await this.ctx.db.player.updateMany({ where: { id: userId }, data: { dmChannelId: dm.id } });
     return dm.id;
+  }
+
+  /**
+   * Runs a call in the user's DM channel. A stored channel Discord no longer knows (10003) is
+   * forgotten and a new one opened, once; any other error (50007: DMs closed) is the caller's.
+   */
+  private async inDm<T>(userId: string, call: (channelId: string) => Promise<T>, stored?: string | null): Promise<T> {
+    const channelId = await this.dmChannel(userId, stored);
+    try {
+      return await call(channelId);
+    } catch (err) {
+      if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownChannel)) throw err;
+      this.dmChannels.delete(userId);
+      await this.ctx.db.player.updateMany({ where: { id: userId, dmChannelId: channelId }, data: { dmChannelId: null } });
+      return call(await this.openDm(userId));
+    }
   }
 
   private post(channelId: string, payload: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<APIMessage> {
@@ -139,10 +174,11 @@ export class DiscordDeliverer implements Deliverer {
     const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
     // A player who moved on the board last time gets Play here instead of move buttons (src/bot/dm-moves.ts).
-    const payload = (p.notification.type === 'turn' || p.notification.type === 'reminder') && !(await this.movesFromDm(p.notification.gameId, p.userId)) ? forBoardMover(rendered, p.notification.gameId) : rendered;
+    // One read for a turn or reminder: where the player moved last, and their stored DM channel.
+    const target = p.notification.type === 'turn' || p.notification.type === 'reminder' ? await this.dmTarget(p.notification.gameId, p.userId) : null;
+    const payload = target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
     try {
-      const channelId = await this.dmChannel(p.userId);
-      const msg = await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+      const { channelId, msg } = await this.inDm(p.userId, async (channelId) => ({ channelId, msg: await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }) }), target ? target.dmChannelId : undefined);
       if (p.notification.type !== 'update') await this.retirePreviousDm(p.userId, p.notification.gameId, channelId, msg.id, payload);
       return msg.id;
     } catch (err) {
@@ -169,10 +205,14 @@ export class DiscordDeliverer implements Deliverer {
     }
   }
 
-  /** Where the player made their last move in this game: from a DM (or not yet), or on the board. */
-  private async movesFromDm(gameId: number, userId: string): Promise<boolean> {
-    const seat = await this.ctx.db.seat.findUnique({ where: { gameId_playerId: { gameId, playerId: userId } }, select: { dmMoves: true } });
-    return seat?.dmMoves ?? true;
+  /**
+   * Where the player made their last move in this game (from a DM, or not yet: true; on the
+   * board: false), and their stored DM channel, in one query.
+   */
+  private async dmTarget(gameId: number, userId: string): Promise<{ dmMoves: boolean; dmChannelId: string | null }> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ dm_moves: boolean | null; dm_channel_id: string | null }>>`
+      SELECT s.dm_moves, p.dm_channel_id FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id WHERE p.id = ${userId}`;
+    return { dmMoves: rows[0]?.dm_moves ?? true, dmChannelId: rows[0]?.dm_channel_id ?? null };
   }
 
   /**
@@ -188,13 +228,13 @@ export class DiscordDeliverer implements Deliverer {
     if (!seat?.dmMessageId) return 'no-dm';
     if (!seat.deadlineAt) return 'no-turn';
     if (!seat.dmMoves && !seat.dmLive) return 'play-here';
-    const channelId = await this.dmChannel(p.userId);
     const snap = await getGame(this.ctx, p.gameId, null);
     // The refreshed turn DM says what the others did since this player's last move, as the first did.
     const turn = await currentTurnDm(this.ctx, this.games, snap, p.userId, seat.deadlineAt);
     const body: MessagePayload = seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
     try {
-      await this.client.rest.patch(Routes.channelMessage(channelId, seat.dmMessageId), withFiles(body));
+      const messageId = seat.dmMessageId;
+      await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), withFiles(body)));
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
       throw err;
@@ -211,18 +251,18 @@ export class DiscordDeliverer implements Deliverer {
    * a newer turn of theirs has begun (that turn's DM retires this one).
    */
   private async retire(p: OutboxPayload<'dm-edit'>): Promise<string> {
-    const rows = await this.ctx.db.$queryRaw<Array<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null }>>`
+    const rows = await this.ctx.db.$queryRaw<Array<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null; dm_channel_id: string | null }>>`
       UPDATE seats s SET dm_live = false
-      FROM games g
-      WHERE g.id = s.game_id AND s.game_id = ${p.gameId} AND s.player_id = ${p.userId} AND s.dm_live AND s.dm_message_id IS NOT NULL
+      FROM games g, players pl
+      WHERE g.id = s.game_id AND pl.id = s.player_id AND s.game_id = ${p.gameId} AND s.player_id = ${p.userId} AND s.dm_live AND s.dm_message_id IS NOT NULL
         AND (s.turn_version IS NULL OR s.turn_version <= ${p.version})
-      RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id`;
+      RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id, pl.dm_channel_id`;
     const seat = rows[0];
     if (!seat) return 'not-live';
     const url = boardUrl({ guildId: seat.guild_id, channelId: seat.channel_id, boardMessageId: seat.board_message_id });
     const body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
     try {
-      await this.client.rest.patch(Routes.channelMessage(await this.dmChannel(p.userId), seat.dm_message_id), { body });
+      await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, seat.dm_message_id), { body }), seat.dm_channel_id);
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
       // Still live: the retry edits it.
@@ -321,7 +361,7 @@ export class DiscordDeliverer implements Deliverer {
   /** A plain DM (cycles); a mention in the fallback channel when the user's DMs are closed. */
   private async textDm(row: Outbox, p: OutboxPayload<'text-dm'>): Promise<string> {
     try {
-      const msg = await this.post(await this.dmChannel(p.userId), { content: p.content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true });
+      const msg = await this.inDm(p.userId, (channelId) => this.post(channelId, { content: p.content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true }));
       return msg.id;
     } catch (err) {
       if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser)) throw err;
