@@ -168,14 +168,17 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
+    // One read for a turn or reminder: where the player moved last (a board mover gets Play here
+    // instead of move buttons, src/bot/dm-moves.ts), their stored DM channel, and whether a newer
+    // turn of theirs in this game already queued its own DM: then this turn is over, and its ping
+    // would only spend a call (and a DM channel's 5 per 5 s) on a turn they can no longer play.
+    const target = p.notification.type === 'turn' || p.notification.type === 'reminder' ? await this.dmTarget(row.id, p.notification.gameId, p.userId) : null;
+    if (target?.superseded) return 'superseded: a newer turn DM follows';
     const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).
     const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
-    // A player who moved on the board last time gets Play here instead of move buttons (src/bot/dm-moves.ts).
-    // One read for a turn or reminder: where the player moved last, and their stored DM channel.
-    const target = p.notification.type === 'turn' || p.notification.type === 'reminder' ? await this.dmTarget(p.notification.gameId, p.userId) : null;
     const payload = target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
     try {
       const { channelId, msg } = await this.inDm(p.userId, async (channelId) => ({ channelId, msg: await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }) }), target ? target.dmChannelId : undefined);
@@ -209,10 +212,13 @@ export class DiscordDeliverer implements Deliverer {
    * Where the player made their last move in this game (from a DM, or not yet: true; on the
    * board: false), and their stored DM channel, in one query.
    */
-  private async dmTarget(gameId: number, userId: string): Promise<{ dmMoves: boolean; dmChannelId: string | null }> {
-    const rows = await this.ctx.db.$queryRaw<Array<{ dm_moves: boolean | null; dm_channel_id: string | null }>>`
-      SELECT s.dm_moves, p.dm_channel_id FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id WHERE p.id = ${userId}`;
-    return { dmMoves: rows[0]?.dm_moves ?? true, dmChannelId: rows[0]?.dm_channel_id ?? null };
+  private async dmTarget(rowId: bigint, gameId: number, userId: string): Promise<{ dmMoves: boolean; dmChannelId: string | null; superseded: boolean }> {
+    const rows = await this.ctx.db.$queryRaw<Array<{ dm_moves: boolean | null; dm_channel_id: string | null; superseded: boolean }>>`
+      SELECT s.dm_moves, p.dm_channel_id, EXISTS (
+          SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > ${rowId} AND o.kind = 'dm' AND o.payload->>'userId' = ${userId}
+            AND o.payload->'notification'->>'gameId' = ${String(gameId)} AND o.payload->'notification'->>'type' = 'turn') AS superseded
+      FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id WHERE p.id = ${userId}`;
+    return { dmMoves: rows[0]?.dm_moves ?? true, dmChannelId: rows[0]?.dm_channel_id ?? null, superseded: rows[0]?.superseded ?? false };
   }
 
   /**
