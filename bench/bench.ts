@@ -64,9 +64,9 @@ if (section('clicks')) {
   const one = results[0]!;
   out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);
   const calls = Math.max(...results.map((r) => r.limitedPerMove));
-  out(`Goal 2, rate-limited calls per delivered move (board clicks), whole short games: ${calls.toFixed(2)}: each game also pays its players' first DM channel and first retire edit, its game-over DMs and result message.`);
+  out(`Goal 2, rate-limited calls per delivered move (board clicks), whole short games in closed loops: ${calls.toFixed(2)}: each game also pays its players' first DM channel and first retire edit, its game-over DMs and result message, and saves the turn DMs a newer turn of the same player superseded before they were sent.`);
   const perMove = steady.calls / steady.moves;
-  out(`Goal 2 in steady state (moves 3-14 of ${steady.games} games, every player a board mover): ${steady.calls} calls for ${steady.moves} moves = ${perMove.toFixed(2)} per move (target 1: ${verdict(perMove <= 1)}); by route: ${Object.entries(steady.byRoute).map(([r, n]) => `${r} ${n}`).join(', ')}. At Discord's 50/s: ${(50 / perMove).toFixed(0)} moves/s.`);
+  out(`Goal 2 in steady state (moves 3-14 of ${steady.games} games, every player a board mover, each move once the previous one's DM is out): ${steady.calls} calls for ${steady.moves} moves = ${perMove.toFixed(2)} per move (target 1: ${verdict(perMove <= 1)}); by route: ${Object.entries(steady.byRoute).map(([r, n]) => `${r} ${n}`).join(', ')}. At Discord's 50/s: ${(50 / perMove).toFixed(0)} moves/s.`);
   out(`Load average after the clicks: ${load()}.`);
 }
 
