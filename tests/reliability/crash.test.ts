@@ -41,7 +41,10 @@ function checkDeliveredOnce(rows: Array<{ id: bigint; kind: string; status: stri
     expect(['sent', 'failed'], `outbox ${row.id}`).toContain(row.status);
     if (row.kind !== 'dm' || row.status !== 'sent') continue;
     const withNonce = messages.filter((m) => typeof m.nonce === 'string' && (m.nonce === `sh${row.id}` || m.nonce === `sh${row.id}f`));
-    expect(withNonce.length, `DM for outbox row ${row.id} delivered exactly once`).toBe(1);
+    // A turn DM superseded by a newer turn of its player is not sent; if a killed process had posted
+    // it before the newer row appeared, its retry finds it superseded: at most once, then.
+    if (row.result?.startsWith('superseded')) expect(withNonce.length, `superseded DM row ${row.id} delivered at most once`).toBeLessThanOrEqual(1);
+    else expect(withNonce.length, `DM for outbox row ${row.id} delivered exactly once`).toBe(1);
   }
   // And no DM the outbox did not ask for.
   const dmRows = new Set(rows.filter((r) => r.kind === 'dm').map((r) => `sh${r.id}`));
