@@ -1,5 +1,8 @@
 import type { CustomTypesConfig, Pool, PoolClient, QueryResultRow } from 'pg';
-import type { Tx } from './client.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+/** Prisma's transaction client (declared here as in client.ts, which imports this module). */
+type Tx = Prisma.TransactionClient;
 
 /**
  * Hot paths on plain node-postgres: a transaction on a client of the pool Prisma itself runs on,
