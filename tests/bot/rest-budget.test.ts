@@ -24,6 +24,9 @@ beforeEach(async () => {
 
 function pool(): pg.Pool {
   const p = new pg.Pool({ connectionString: db.url, max: 2 });
+  // As the app's pool (src/db/client.ts): a connection the server ends (the database dropped with
+  // FORCE at the end) is the pool's to replace, not an uncaught exception.
+  p.on('error', () => {});
   pools.push(p);
   return p;
 }
@@ -139,6 +142,7 @@ describe('several budgets on one row', () => {
 
   it('let requests out (and say so) when the database cannot be reached', async () => {
     const unreachable = new pg.Pool({ connectionString: db.url.replace(/\/[^/]*$/, '/no_such_database'), max: 1 });
+    unreachable.on('error', () => {});
     pools.push(unreachable);
     const warnings: string[] = [];
     const b = new RestBudget({ pool: unreachable, perSecond: 10, key: 'down', log: { warn: (_o, msg) => warnings.push(msg) } });
