@@ -9,7 +9,7 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
-import { currentTurnDm, forBoardMover, hasMoveButtons } from './dm-moves.ts';
+import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf } from './dm-moves.ts';
 import { resultMessage, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
@@ -38,10 +38,6 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
   };
 }
 
-/** Of a message's rows, those made only of link buttons (a DM without its game buttons keeps its link to the board). */
-function linkRows(rows: MessagePayload['components']): NonNullable<MessagePayload['components']> {
-  return (rows ?? []).filter((r) => r.components.every((c) => c.type === ComponentType.Button && c.style === ButtonStyle.Link));
-}
 
 /** The nonce Discord uses to drop a duplicate create (max 25 chars). */
 const nonceFor = (row: Outbox, suffix = '') => `sh${row.id}${suffix}`.slice(0, 25);
@@ -194,7 +190,7 @@ export class DiscordDeliverer implements Deliverer {
         const open = withRecentInDm(present.notification(p.notification, { ...meta, public: true }), recent);
         // Without its game buttons: nothing would retire them when the turn ends (one stale set per
         // turn left in the channel), and the board, one tap away, carries the same ones, always current.
-        const links = linkRows(open.components);
+        const links = linkRowsOf(open.components);
         const fallback: MessagePayload = {
           ...open,
           components: links.length || !meta.boardUrl ? links : [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url: meta.boardUrl, label: 'Open the board' }] }],
@@ -295,7 +291,7 @@ export class DiscordDeliverer implements Deliverer {
         RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`;
       const old = rows[0];
       if (!old?.old_id || old.old_id === newId || !old.old_live) return;
-      await this.client.rest.patch(Routes.channelMessage(channelId, old.old_id), { body: { components: linkRows(payload.components) } });
+      await this.client.rest.patch(Routes.channelMessage(channelId, old.old_id), { body: { components: linkRowsOf(payload.components) } });
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return;
       this.ctx.log.warn({ err, gameId, userId }, 'could not remove the buttons of an older DM');

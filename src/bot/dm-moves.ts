@@ -39,7 +39,11 @@ export function hasMoveButtons(rows: Rows): boolean {
   return (rows ?? []).some((r) => r.components.some((c) => !isLink(c) && !isPlayHere(c)));
 }
 
-/** Of a message's rows, the link buttons only (the link back to the board). */
+/**
+ * Of a message's rows, the link buttons only (the link back to the board), also from a row that
+ * mixes them with game buttons: a DM that loses its game buttons (Play here, a retire edit, the
+ * closed-DMs mention) keeps its link.
+ */
 export function linkRowsOf(rows: Rows): NonNullable<Rows> {
   return (rows ?? []).map((r) => ({ ...r, components: r.components.filter(isLink) })).filter((r) => r.components.length > 0);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forBoardMover, hasMoveButtons, PLAY_HERE_NOTE } from '../../src/bot/dm-moves.ts';
+import { forBoardMover, hasMoveButtons, linkRowsOf, PLAY_HERE_NOTE } from '../../src/bot/dm-moves.ts';
 import type { MessagePayload } from '../../src/bot/game-module.ts';
 import { games } from '../../src/games/index.ts';
 import { SYSTEM } from '../../src/kernel/index.ts';
@@ -109,5 +109,18 @@ describe('an urgent DM', () => {
     expect(pup.urgent).toBe(true);
     expect(labels(forBoardMover(pup, 9))).toContain('Yell!');
     expect(forBoardMover(pup, 9)).toEqual(pup);
+  });
+});
+
+describe('a DM losing its game buttons', () => {
+  it('keeps its link to the board, also from a row it shares with game buttons (Keystone’s placement panel)', () => {
+    const link = { type: 2, style: 5, url: BOARD, label: 'Open the board' } as const;
+    const move = { type: 2, style: 1, custom_id: 'ks:auto:1:2', label: 'Auto-place…' } as const;
+    const rows = [
+      { type: 1, components: [move, link] },
+      { type: 1, components: [move] },
+    ] as unknown as NonNullable<MessagePayload['components']>;
+    expect(linkRowsOf(rows)).toEqual([{ type: 1, components: [link] }]);
+    expect(linkRowsOf(undefined)).toEqual([]);
   });
 });
