@@ -223,7 +223,7 @@ export async function openPhase(
   ctx: ServiceContext,
   input: { guildId: string; kind: PhaseKind; member: Member | null; source?: 'command' | 'schedule'; seed?: (matchId: number) => string },
 ): Promise<PhaseChange> {
-  return battleTransaction(ctx, async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const guild = await lockGuild(tx, input.guildId);
     requireModerator(guild, input.member);
     const cycle = await lockActiveCycle(tx, guild.id);
@@ -260,29 +260,16 @@ export async function openPhase(
       : 'No intents matched in the Rest Phase, so no games start this time.';
     await announce(tx, guild, `⚔️ **Battle Phase** of **${title}** has begun! Intents that did not match have lapsed.\n${body}`, now, games.flatMap((g) => g.players));
     return { changed: true, cycle: updated, phase, games: games.map((g) => g.gameId) };
-  });
+  }, { timeoutMs: PHASE_TIMEOUT_MS });
 }
 
 /**
- * A phase change's transaction. A Battle Phase starts every match's game at once, atomically (all
- * of them with their notifications, or none), and 1,000 matches take longer than the 15 s a
- * move's transaction may: this one may take up to 5 minutes. It holds the server's guild and cycle
- * locks meanwhile, which only that server's cycle commands wait on.
+ * A phase change's transaction may take up to 5 minutes: a Battle Phase starts every match's game
+ * at once, atomically (all of them with their notifications, or none), and 1,000 matches take
+ * longer than the 15 s a move's transaction may. It holds the server's guild and cycle locks
+ * meanwhile, which only that server's cycle commands wait on.
  */
-async function battleTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let result: T;
-  try {
-    result = await ctx.db.$transaction(fn, { timeout: 300_000, maxWait: 10_000 });
-  } catch (err) {
-    // As inTransaction (game-store.ts): no connection to start it with is a refusal that changed nothing.
-    if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
-      throw new UserError('system/busy', 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.');
-    }
-    throw err;
-  }
-  ctx.onOutbox?.();
-  return result;
-}
+const PHASE_TIMEOUT_MS = 300_000;
 
 async function startBattle(
   tx: Tx,

@@ -247,12 +247,13 @@ const TIMEOUT_MS = 15_000;
 /**
  * One use case, one transaction; wakes the outbox after the commit. When the database is so busy
  * that no connection frees up in time (Prisma's P2028), nothing has happened yet, so the user is
- * told to try again rather than shown an error id.
+ * told to try again rather than shown an error id. `timeoutMs`: longer than a move's 15 s, for a
+ * use case that must be one transaction however big (a Battle Phase starting all its games).
  */
-export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
   let result: T;
   try {
-    result = await ctx.db.$transaction(fn, { timeout: TIMEOUT_MS, maxWait: MAX_WAIT_MS });
+    result = await ctx.db.$transaction(fn, { timeout: opts.timeoutMs ?? TIMEOUT_MS, maxWait: MAX_WAIT_MS });
   } catch (err) {
     if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
       throw new UserError('system/busy', BUSY_MESSAGE);
