@@ -407,6 +407,14 @@ export class DiscordDeliverer implements Deliverer {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;
     }
+    // The game may have started while this edit was on its way (a Ready or Join meanwhile turned the
+    // message into the board): the table must not stay drawn over the board, so the board is drawn again.
+    const now = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, select: { status: true, gameId: true } });
+    if (now?.status === 'started' && now.gameId !== null) {
+      const { payload } = await renderBoard(this.ctx, this.games, now.gameId);
+      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(payload));
+      return `board-again:${table.messageId}`;
+    }
     return table.messageId;
   }
 
