@@ -91,7 +91,7 @@ describe('timers', () => {
     s = step(s);
     expect(s.phase).toBe('rerolls');
     expect(krellstones.timers(s)).toEqual(
-      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: true })),
+      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: true, dm: 'edit' })),
     );
     s = allReady(s);
     expect(krellstones.timers(s)).toEqual([sys('roll:r2:0')]);
@@ -104,6 +104,9 @@ describe('timers', () => {
     const fast = rollAll(newGame(PLAYERS[2], { pace: 'FAST' }).state);
     expect(krellstones.timers(fast).every((t) => JSON.stringify(t.after) === JSON.stringify({ ms: 45_000 }) && t.turn === true)).toBe(true);
     expect(PACE_TABLE.FAST.rollGapMs).toBe(2000);
+    // Live paces: a choice edits the player's DM of the game; SLOW (play-by-post): a new DM per choice.
+    expect(krellstones.timers(fast).every((t) => t.dm === 'edit')).toBe(true);
+    expect(krellstones.timers(slow).every((t) => t.dm === undefined)).toBe(true);
   });
 
   it('a stale or foreign step is refused: SYSTEM only advances its own current step', () => {
@@ -317,7 +320,7 @@ describe('expiries and forfeits', () => {
     for (let r = 0; r < 3; r++) {
       s = rollAll(s);
       expect(s.phase).toBe('swaps');
-      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: true }]);
+      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: true, dm: 'edit' }]);
       s = krellstones.apply(s, 'alice', { type: 'timeout', key: `swap:r${r + 1}` });
     }
     expect(s.out).toEqual(['alice']);
