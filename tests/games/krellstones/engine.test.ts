@@ -277,6 +277,24 @@ describe('expiries and forfeits', () => {
     expect(s.seats.alice!.expiries).toBe(2);
   });
 
+  it('a step where the seat is not asked (nothing in play) neither counts nor resets the run-outs in a row', () => {
+    const { state } = newGame(PLAYERS[2], { rounds: 3 }, { alice: { pawn: [1, 2, 3, 5] } });
+    let s = step(board(state, { alice: [1, 10, 3, 4, 6, 33], bob: [3, 15, 6, 7, 8, 31] }));
+    s = krellstones.apply(s, 'alice', { type: 'timeout', key: 'reroll:r1' });
+    s = krellstones.apply(s, 'bob', { type: 'ready' });
+    expect(s.seats.alice!.expiries).toBe(1);
+    // Round 2: every stone of hers spins out: she is not asked; her count stays at 1.
+    s = step(board(s, { alice: [5, 5, 5, 5, 5, 5], bob: [3, 15, 6, 7, 8, 33] }));
+    expect(s.seats.alice!.choice).toBe('skipped');
+    s = krellstones.apply(s, 'bob', { type: 'ready' });
+    expect(s.round).toBe(3);
+    expect(s.seats.alice!.expiries).toBe(1);
+    // Round 3: a second run-out in a row (the skipped step between did not reset it).
+    s = step(board(s, { alice: [1, 10, 3, 4, 6, 33], bob: [3, 15, 6, 7, 8, 31] }));
+    s = krellstones.apply(s, 'alice', { type: 'timeout', key: 'reroll:r3' });
+    expect(s.seats.alice!.expiries).toBe(2);
+  });
+
   it('2 players reaching their third expiry at the same step: nobody wins', () => {
     const s = expireRounds(newGame(PLAYERS[2], { rounds: 5 }).state, 3, ['alice', 'bob']);
     expect(s.outcome).toMatchObject({ winners: [], reason: 'forfeit', forfeits: ['alice', 'bob'] });
