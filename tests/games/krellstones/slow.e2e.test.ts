@@ -135,6 +135,8 @@ describe('a SLOW Krellstones game of two', () => {
     expect(reminded).toBe(true);
     expect(s.history.length).toBe(2);
     await h.settle();
+    // SLOW (play-by-post): every choice is a DM of its own, which notifies (fast paces edit one DM instead).
+    expect((await h.api.dms('alice')).messages.filter((m) => m.content.includes('choose your rerolls')).length).toBe(2);
     expect(text(await board(game.id))).toMatch(/Fair dice: seed `[0-9a-f]{64}`/);
   });
 });
