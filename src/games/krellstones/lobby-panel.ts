@@ -44,7 +44,7 @@ async function panel(deps: BotDeps, table: TableWithSeats, userId: string, note 
   const freeOf = (type: StoneType) => free.filter((s) => s.data.type === type && !data.sideboard.includes(String(s.id)));
   for (const type of STONE_TYPES) {
     if (freeOf(type).length === 0) lines.push(`You have no free ${STONE_KINDS[type].name}: Ready will say what is missing.`);
-    else if (freeOf(type).length > 25) lines.push(`You have ${freeOf(type).length} ${STONE_KINDS[type].name}s: the menu lists 25; \`/krellstones select\` reaches any.`);
+    else if (freeOf(type).length > 8) lines.push(`You have ${freeOf(type).length} ${STONE_KINDS[type].name}s: a menu lists at most 25 stones (fewer when types share one); \`/krellstones select\` reaches any.`);
   }
   const sideboardMenu = options.sideboard !== 'off' && free.some((s) => !data.stones.includes(String(s.id)));
   // Discord allows five rows: four menus by type, the sideboard's and Ready make six, so then the
