@@ -15,7 +15,7 @@ import type {
 } from 'discord-api-types/v10';
 import type { EmulatorClock } from './clock.ts';
 import type { ErrorTree } from './errors.ts';
-import { channelPermissions, basePermissions, DM_PERMISSIONS, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
+import { channelPermissions, basePermissions, DM_PERMISSIONS, implicitPermissions, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
 import { compareSnowflakes, SnowflakeGenerator } from './snowflake.ts';
 
 export interface UserRecord {
@@ -173,8 +173,20 @@ export type EmulatorEvent =
   | { type: 'commands.update'; guildId: string | null; count: number }
   | { type: 'dms.update'; userId: string; open: boolean }
   | { type: 'thread.create'; channel: ChannelRecord }
+  /** A channel's settings changed (its permission overwrites). */
+  | { type: 'channel.update'; channel: ChannelRecord }
+  /** A channel (or a thread, with its parent) was deleted. */
+  | { type: 'channel.delete'; channel: ChannelRecord }
+  /** A role's permissions changed. */
+  | { type: 'role.update'; guildId: string; role: RoleRecord }
   | { type: 'clock.advance'; now: string; offsetMs: number }
   | { type: 'gateway'; event: 'identify' | 'resume' | 'close'; sessionId: string; code?: number };
+
+/** A change the emulator makes without announcing it (no gateway event), that a data folder must keep. */
+export type StateChange =
+  | EmulatorEvent
+  | { type: 'dm.open'; channel: ChannelRecord }
+  | { type: 'nonce'; key: string; value: { messageId: string; at: number } };
 
 export type EmulatorEventListener = (event: EmulatorEvent) => void;
 
@@ -207,6 +219,11 @@ export class EmulatorState {
   readonly rejections: Rejection[] = [];
   /** `${authorId}:${channelId}:${nonce}` -> message id and when (emulator ms) it was created. */
   readonly nonces = new Map<string, { messageId: string; at: number }>();
+  /** Channels of the definition deleted at run time (a data folder keeps them deleted). */
+  readonly deletedChannelIds = new Set<string>();
+  /** Channels whose overwrites, and roles whose permissions, were changed at run time (a data folder keeps those). */
+  readonly changedOverwrites = new Set<string>();
+  readonly changedRoles = new Set<string>();
   private readonly listeners = new Set<EmulatorEventListener>();
   application!: ApplicationRecord;
 
@@ -221,20 +238,30 @@ export class EmulatorState {
     return () => this.listeners.delete(listener);
   }
 
-  /** Listeners told of any change, announced or not (an opened DM channel, a cleared list): what the data folder saves. */
-  private readonly changeListeners = new Set<() => void>();
+  /**
+   * Listeners told of any change, announced or not (an opened DM channel, a cleared list): what the
+   * data folder saves. `change` says what changed when it is something the bot was told of (a
+   * message, a channel, a nonce): the data folder journals those before the answer leaves.
+   */
+  private readonly changeListeners = new Set<(change?: StateChange) => void>();
 
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change?: StateChange) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  changed(): void {
-    for (const l of [...this.changeListeners]) l();
+  changed(change?: StateChange): void {
+    for (const l of [...this.changeListeners]) l(change);
+  }
+
+  /** Remembers an enforced nonce (POST /channels/:id/messages with enforce_nonce). */
+  rememberNonce(key: string, value: { messageId: string; at: number }): void {
+    this.nonces.set(key, value);
+    this.changed({ type: 'nonce', key, value });
   }
 
   emit(event: EmulatorEvent): void {
-    this.changed();
+    this.changed(event);
     for (const l of [...this.listeners]) {
       try {
         l(event);
@@ -320,8 +347,21 @@ export class EmulatorState {
     return basePermissions(this.permissionGuild(guild), { userId, roleIds: member.roles });
   }
 
-  /** Permissions of a user in a channel, overwrites applied. DMs: the fixed DM set for its participants. */
+  /**
+   * What a user may do in a channel: overwrites applied, then Discord's implicit rules (nothing
+   * without View Channel; no uploads, embeds or mass mentions without Send Messages). What every
+   * route checks. DMs: the fixed DM set for its participants.
+   */
   permissionsIn(channel: ChannelRecord, userId: string): bigint {
+    return implicitPermissions(this.computedPermissionsIn(channel, userId));
+  }
+
+  /**
+   * The permission bits Discord reports for a user in a channel (app_permissions, member.permissions
+   * in interactions): roles and overwrites, as discord.js's `permissionsFor` computes them, without
+   * the implicit rules.
+   */
+  computedPermissionsIn(channel: ChannelRecord, userId: string): bigint {
     if (channel.type === ChannelKind.DM) {
       return userId === channel.recipientId || userId === this.application.botUserId ? DM_PERMISSIONS : 0n;
     }
@@ -330,7 +370,7 @@ export class EmulatorState {
       // private thread is seen only by its members (and those who may manage threads).
       const parent = this.channels.get(channel.thread.parentId);
       if (!parent) return 0n;
-      let perms = this.permissionsIn(parent, userId);
+      let perms = this.computedPermissionsIn(parent, userId);
       if (channel.type === ChannelKind.PrivateThread && !channel.thread.memberIds.includes(userId) && (perms & (1n << 34n)) === 0n) return 0n;
       const SEND = 1n << 11n;
       perms = (perms & (1n << 38n)) !== 0n ? perms | SEND : perms & ~SEND;
@@ -361,7 +401,7 @@ export class EmulatorState {
     this.channels.set(channel.id, channel);
     this.channelMessages.set(channel.id, []);
     this.dmChannelByUser.set(userId, channel.id);
-    this.changed();
+    this.changed({ type: 'dm.open', channel });
     return channel;
   }
 
@@ -373,6 +413,48 @@ export class EmulatorState {
   /** Whether a user can see a channel at all (guild members with VIEW_CHANNEL; DM participants). */
   canView(channel: ChannelRecord, userId: string): boolean {
     return (this.permissionsIn(channel, userId) & (1n << 10n)) !== 0n;
+  }
+
+  // ---- channel and role settings (what a server's moderators change) -------------------------
+
+  /** Replaces (or adds) the overwrite of one role or member in a guild channel; allow and deny both 0 removes it. */
+  setOverwrite(channel: ChannelRecord, target: { id: string; type: 0 | 1 }, allow: bigint, deny: bigint): void {
+    if (channel.type !== ChannelKind.GuildText) throw new Error('only guild text channels have permission overwrites here');
+    const rest = channel.overwrites.filter((o) => o.id !== target.id);
+    channel.overwrites = allow === 0n && deny === 0n ? rest : [...rest, { id: target.id, type: target.type, allow, deny }];
+    this.changedOverwrites.add(channel.id);
+    this.emit({ type: 'channel.update', channel });
+  }
+
+  clearOverwrite(channel: ChannelRecord, targetId: string): boolean {
+    const before = channel.overwrites.length;
+    channel.overwrites = channel.overwrites.filter((o) => o.id !== targetId);
+    if (channel.overwrites.length === before) return false;
+    this.changedOverwrites.add(channel.id);
+    this.emit({ type: 'channel.update', channel });
+    return true;
+  }
+
+  setRolePermissions(guild: GuildRecord, role: RoleRecord, permissions: bigint): void {
+    role.permissions = permissions;
+    this.changedRoles.add(role.id);
+    this.emit({ type: 'role.update', guildId: guild.id, role });
+  }
+
+  /** Deletes a guild channel, its threads and their messages (Discord's CHANNEL_DELETE / THREAD_DELETE). */
+  deleteChannel(channel: ChannelRecord): void {
+    if (channel.type === ChannelKind.DM) throw new Error('a DM channel cannot be deleted');
+    const threads = [...this.channels.values()].filter((c) => c.thread?.parentId === channel.id);
+    for (const c of [...threads, channel]) {
+      for (const id of this.channelMessages.get(c.id) ?? []) this.messages.delete(id);
+      this.channelMessages.delete(c.id);
+      this.channels.delete(c.id);
+    }
+    if (!channel.thread) this.deletedChannelIds.add(channel.id);
+    const guild = channel.guildId ? this.guilds.get(channel.guildId) : undefined;
+    if (guild && guild.systemChannelId === channel.id) guild.systemChannelId = null;
+    for (const c of threads) this.emit({ type: 'channel.delete', channel: c });
+    this.emit({ type: 'channel.delete', channel });
   }
 
   // ---- messages -----------------------------------------------------------------------------
