@@ -450,7 +450,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content: lines.join('\n').slice(0, 2000), components: [...components, ...links], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
-  // Winners first, then the others, each highest first (the platform's order for results, as scoreText).
+  // Winners first, then the others, each highest first (the platform's order for results, as namedScores).
   const ranked = Object.entries(n.scores ?? {}).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
   const scores = ranked.length ? ` (${ranked.map(([p, s]) => `${mention(p)} ${signed(s)}`).join(' · ')})` : '';
   const text =
