@@ -213,7 +213,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     }
     expect(state.outcome).toMatchObject({ reason: 'boast-proven', winners: [ids[O as 'alice']] });
     b = await board(gameId);
-    expect(text(b)).toMatch(/The boast was proven/);
+    expect(text(b)).toMatch(new RegExp(`🏆 <@${ids[O as 'alice']}> wins: the boast was proven\\. Score: <@${ids[O as 'alice']}> \\d+ · <@\\d+> \\d+\\.`));
     expect(buttons(b)).toHaveLength(0);
     const seats = await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } });
     expect(Object.fromEntries(seats.map((s) => [alias(s.playerId), s.result]))).toEqual({ [O]: 'win', [T]: 'loss' });
