@@ -133,9 +133,11 @@ function resultText(view: TellstonesView, timedOut: string[] = []): string {
   const o = view.outcome!;
   const sides = view.sides.map((s) => s.players);
   const scores = Object.fromEntries(view.sides.flatMap((s) => s.players.map((p) => [p, s.points] as const)));
-  const how = o.reason === 'boast-proven' ? ': the boast was proven' : o.reason === 'boast-failed' ? ': the boast failed' : '';
-  return outcomeText(o, { scores, sides, timedOut, how });
+  return outcomeText(o, { scores, sides, timedOut, how: howWon(o.reason) });
 }
+
+/** How a game that no forfeit ended was won, when not simply on points. */
+const howWon = (reason: string) => (reason === 'boast-proven' ? ': the boast was proven' : reason === 'boast-failed' ? ': the boast failed' : '');
 
 /** The actions open to the player to move, in words: only the legal ones (as the buttons). */
 function actionList(view: TellstonesView): string {
@@ -322,7 +324,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   const scores = n.scores ?? {};
   const losers = Object.keys(scores).filter((p) => !n.winners.includes(p));
   const sides = n.winners.length ? [n.winners, losers].filter((t) => t.length > 0) : undefined;
-  const text = `🏁 ${title} is over. ${outcomeText(n, { scores, sides, timedOut: n.timedOut })}`;
+  const text = `🏁 ${title} is over. ${outcomeText(n, { scores, sides, timedOut: n.timedOut, how: howWon(n.reason) })}`;
   return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, ...base };
 }
 

@@ -217,7 +217,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(buttons(b)).toHaveLength(0);
     const seats = await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } });
     expect(Object.fromEntries(seats.map((s) => [alias(s.playerId), s.result]))).toEqual({ [O]: 'win', [T]: 'loss' });
-    for (const u of [T, O]) expect((await h.api.dms(u)).messages.at(-1)!.content).toMatch(/is over: <@\d+> wins/);
+    for (const u of [T, O]) expect((await h.api.dms(u)).messages.at(-1)!.content).toMatch(/is over\. 🏆 <@\d+> wins: the boast was proven\. Score: /);
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
 
