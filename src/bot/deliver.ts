@@ -10,7 +10,7 @@ import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
 import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf } from './dm-moves.ts';
-import { resultMessage, type ResultInput } from './results.ts';
+import { resultMessage, teamsAndLabel, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -366,6 +366,7 @@ export class DiscordDeliverer implements Deliverer {
       outcome: game.outcome as unknown as ResultInput['outcome'],
       boardUrl: boardUrl(game),
       rematch: game.cycleId === null && !this.games.get(game.kind)?.assets,
+      ...teamsAndLabel(this.games.get(game.kind), game.seats.map((s) => s.playerId)),
     });
     const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
     return msg.id;

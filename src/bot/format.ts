@@ -13,16 +13,48 @@ export const plain = (s: string) => s.replace(/([\\*_`~|>#\[\]()-])/g, '\\$1').s
 export const COLOURS = { active: 0x5865f2, won: 0x57f287, draw: 0xfee75c, forfeit: 0xed4245 } as const;
 
 /**
- * A result's score, the same everywhere: the winners' scores first, then the others', each group
- * highest first ("54–19"; a draw "19–19"; three players "12–9–4"). Tellstones teams pass one
- * score per side.
+ * A result's score with names, the same everywhere: the winning side first, then the others, each
+ * highest first ("<@1> 0 · <@2> 1": a win on time may have the lower score). `sides` groups
+ * partners (Tellstones' teams: "<@1> and <@3> 3 · <@2> and <@4> 1"); `note` adds to a side
+ * ("(left)").
  */
-export function scoreText(scores: Record<string, number>, winners: readonly string[]): string {
-  const entries = Object.entries(scores);
-  const win = entries.filter(([p]) => winners.includes(p)).map(([, v]) => v);
-  const rest = entries.filter(([p]) => !winners.includes(p)).map(([, v]) => v);
-  const desc = (a: number, b: number) => b - a;
-  return [...win.sort(desc), ...rest.sort(desc)].join('–');
+export function namedScores(
+  scores: Record<string, number>,
+  winners: readonly string[],
+  sides?: readonly (readonly string[])[],
+  note: (side: readonly string[]) => string = () => '',
+): string {
+  const groups = (sides ?? Object.keys(scores).map((p) => [p])).filter((g) => g.some((p) => Object.hasOwn(scores, p)));
+  const score = (g: readonly string[]) => scores[g.find((p) => Object.hasOwn(scores, p))!]!;
+  const won = (g: readonly string[]) => Number(g.some((p) => winners.includes(p)));
+  return groups
+    .slice()
+    .sort((a, b) => won(b) - won(a) || score(b) - score(a))
+    .map((g) => `${g.map(mention).join(' and ')} ${score(g)}${note(g)}`)
+    .join(' · ');
+}
+
+/**
+ * How a game ended, said first, then its score with names: "🏆 <@1> wins on time: <@2>’s turn ran
+ * out. Score: <@1> 0 · <@2> 1." `how` replaces the plain "wins" clause's tail (", the boast was
+ * proven"); `label` names what the scores count ("Rounds won").
+ */
+export function outcomeText(
+  o: { winners: readonly string[]; forfeited?: string | undefined },
+  opts: { scores?: Record<string, number> | undefined; timedOut?: readonly string[] | undefined; sides?: readonly (readonly string[])[] | undefined; label?: string | undefined; how?: string | undefined } = {},
+): string {
+  const winners = o.winners;
+  const sides = opts.sides;
+  const winnerSide = sides?.find((g) => g.some((p) => winners.includes(p))) ?? winners;
+  const who = winnerSide.map(mention).join(' and ');
+  const verb = winnerSide.length === 1 ? 'wins' : 'win';
+  let head: string;
+  if (winners.length === 0) head = `🤝 A draw${opts.how ?? ''}.`;
+  else if (o.forfeited) {
+    head = (opts.timedOut ?? []).includes(o.forfeited) ? `🏆 ${who} ${verb} on time: ${mention(o.forfeited)}’s turn ran out.` : `🏆 ${who} ${verb}: ${mention(o.forfeited)} forfeited.`;
+  } else head = `🏆 ${who} ${verb}${opts.how ?? ''}.`;
+  const scores = opts.scores && Object.keys(opts.scores).length ? ` ${opts.label ?? 'Score'}: ${namedScores(opts.scores, winners, sides)}.` : '';
+  return `${head}${scores}`;
 }
 
 /** At most `max` characters, cut at a word with an ellipsis (select option descriptions, labels). */

@@ -308,6 +308,14 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
    * board): the platform adds no "Last move" there.
    */
   showsRecent?: { board?: boolean; dm?: boolean };
+  /**
+   * Partners who win or lose together, from the players in seat order (Tellstones' King's Circle:
+   * seats 1 and 3 against 2 and 4). Without it every seat is its own side. The result message and
+   * `/<game> history` name the teams.
+   */
+  teams?(players: readonly string[]): string[][];
+  /** What a result's scores count, when not points: "Rounds won" (the result message's label). */
+  scoreLabel?: string;
 }
 
 /** One logged move, as describeMove sees it: who, what, and the spectator views around it. */

@@ -158,7 +158,10 @@ export async function historyMessage(
   const lines = describeSteps(module, steps, latest, who, viewer).map((l) => `\`${String(l.seq).padStart(3, ' ')}\` ${l.text}.`);
   const pages = historyPages(lines);
   const p = Math.min(Math.max(page ?? pages.length - 1, 0), pages.length - 1);
-  const players = game.seats.map((s) => (s.playerId === viewer ? 'you' : plain(who[s.playerId] ?? (s.autopilot ? 'Autopilot' : 'a player'))));
+  const nameOf = (id: string) => (id === viewer ? 'you' : plain(who[id] ?? (game.seats.find((s) => s.playerId === id)?.autopilot ? 'Autopilot' : 'a player')));
+  // The sides that play against each other: two teams (King's Circle), else every seat for itself.
+  const sides = module.teams?.(game.seats.map((s) => s.playerId)) ?? game.seats.map((s) => [s.playerId]);
+  const players = sides.map((t) => t.map(nameOf).join(' and '));
   const state = game.status === 'active' ? 'in progress' : 'over';
   const head = `📜 **${module.title} #${game.id}** (${players.join(' vs ')}, ${state}): ${steps.length} move${steps.length === 1 ? '' : 's'}${pages.length > 1 ? `, page ${p + 1} of ${pages.length}` : ''}.`;
   const body = lines.length ? pages[p]!.join('\n') : 'No move yet.';

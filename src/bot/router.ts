@@ -77,6 +77,7 @@ async function reportError(interaction: Interaction, err: unknown, deps: BotDeps
   let content: string;
   if (err instanceof UserError || err instanceof RuleError) {
     content = `⚠️ ${err.message}`;
+    if (err.code === 'game/unknown') content += ` ${unknownGameHint(interaction, deps)}`;
     deps.ctx.log.info({ interaction: interaction.id, user: interaction.user.id, code: err.code }, 'refused');
   } else {
     const errorId = randomBytes(4).toString('hex');
@@ -94,4 +95,18 @@ async function reportError(interaction: Interaction, err: unknown, deps: BotDeps
   } catch (replyErr) {
     deps.ctx.log.warn({ err: replyErr, interaction: interaction.id }, 'could not deliver the error message');
   }
+}
+
+/**
+ * What to do about a game number that is not in this server: list the games of the command (or
+ * the button's game) the player used, not every game's commands.
+ */
+function unknownGameHint(interaction: Interaction, deps: BotDeps): string {
+  const kind = interaction.isChatInputCommand()
+    ? interaction.commandName
+    : interaction.isMessageComponent() || interaction.isModalSubmit()
+      ? deps.games.all.find((g) => g.ids.prefix === interaction.customId.split(':')[0])?.kind
+      : undefined;
+  const module = kind ? deps.games.get(kind) : undefined;
+  return module ? `List yours with \`/${module.kind} games\`.` : 'A game’s number is in the title of its board.';
 }

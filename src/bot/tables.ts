@@ -24,7 +24,14 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
   const labels = presenter?.table?.seatLabels(table.seatCount) ?? Array.from({ length: table.seatCount }, (_, i) => `Seat ${i + 1}`);
   const lobby = module?.lobby !== undefined;
   const seatNote = presenter?.table?.seatNote;
+  // A table of named players: each seat is held for its player, in the order named (the host first).
+  const named = table.invited.length ? [table.hostId, ...table.invited] : null;
   const seats = labels.map((label, i) => {
+    if (named) {
+      const p = named[i];
+      if (p === undefined) return `**${label}** — free —`;
+      return `**${label}** ${mention(p)}${table.seats.some((x) => x.playerId === p) ? (p === table.hostId ? '' : ' ✅') : ' ⏳ invited'}`;
+    }
     const s = table.seats.find((x) => x.seat === i);
     if (lobby && seatNote) {
       if (!s) return null;
@@ -53,7 +60,7 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
   const early = table.minSeats !== null && table.minSeats < table.seatCount;
   const canStart = early && table.seats.length >= table.minSeats!;
   const how = table.invited.length
-    ? `${table.invited.filter((p) => !table.seats.some((s) => s.playerId === p)).map(mention).join(', ')}: accept with **Accept** (or **Decline**); the game starts when everyone named has accepted (seat order is turn order).`
+    ? `${table.invited.filter((p) => !table.seats.some((s) => s.playerId === p)).map(mention).join(', ')}: accept with **Accept** (or **Decline**); the game starts when everyone named has accepted (seats in the order named; seat order is turn order).`
     : `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order)${early ? `, or when the host clicks **Start** with ${table.minSeats} or more seated` : ''}.`;
   if (lobby) {
     const min = module!.engine.minPlayers;

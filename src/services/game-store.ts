@@ -233,7 +233,7 @@ export async function loadForUpdate(
 ): Promise<LockedGame> {
   const game = typeof tx === 'function' ? await tx(gameId) : await lockGame(tx, gameId);
   if (!game || (guildId !== null && game.guildId !== guildId)) {
-    throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
+    throw new UserError('game/unknown', `There is no game #${gameId} in this server.`);
   }
   return game;
 }

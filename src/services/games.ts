@@ -316,7 +316,7 @@ export async function resign(
 export async function getGame(ctx: ServiceContext, gameId: number, guildId: string | null): Promise<GameSnapshot> {
   const game = await ctx.db.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
   if (!game || (guildId !== null && game.guildId !== guildId)) {
-    throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
+    throw new UserError('game/unknown', `There is no game #${gameId} in this server.`);
   }
   const def = definitionOf(ctx, game.kind);
   return makeSnapshot(def, game, parseState(def, game));

@@ -42,7 +42,7 @@ export async function gameHistory(
 ): Promise<{ game: GameInfo; steps: HistoryStep[]; latest: unknown | null }> {
   const row = await loadGame(ctx, gameId);
   if (!row || (guildId !== null && row.guildId !== guildId)) {
-    throw new UserError('game/unknown', `There is no game #${gameId} in this server. List yours with ${ctx.games.listHints()}.`);
+    throw new UserError('game/unknown', `There is no game #${gameId} in this server.`);
   }
   return replaySteps(ctx, row, Math.max(1, opts.fromSeq ?? 1), opts.toSeq ?? row.version, null);
 }

@@ -179,11 +179,6 @@ export class GameRegistry<G extends GameDefinition = GameDefinition> {
     return this.all.map((g) => `\`/${g.kind} ${g.startSubcommand ?? g.joinSubcommand}\``).join(' or ');
   }
 
-  /** "`/knucklebones games` or `/tellstones games`". */
-  listHints(): string {
-    return this.all.map((g) => `\`/${g.kind} games\``).join(' or ');
-  }
-
   /** Every inventory item of every game. */
   items(): ItemDef[] {
     return this.all.flatMap((g) => g.items ?? []);

@@ -218,6 +218,12 @@ async function startAtTable(tx: Tx, ctx: ServiceContext, table: TableWithSeats, 
   const players = await tx.player.findMany({ where: { id: { in: table.seats.map((s) => s.playerId) } } });
   const name = (id: string) => names[id] ?? players.find((p) => p.id === id)?.name ?? id;
   const lobby = ctx.games.require(table.kind).lobby;
+  // A table of named players seats them in the order named (the host first), whoever accepted first.
+  if (table.invited.length) {
+    const order = [table.hostId, ...table.invited];
+    const at = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
+    table = { ...table, seats: table.seats.slice().sort((a, b) => at(a.playerId) - at(b.playerId)) };
+  }
   const prepared = lobby
     ? await lobby.prepareStart(tx, ctx, { guildId: table.guildId, hostId: table.hostId, options: table.options, seats: table.seats.map(lobbySeat) })
     : {};

@@ -47,6 +47,6 @@ describe('README walkthrough', () => {
     const moves = await h.db.prisma.move.count({ where: { gameId: game.id, actorId: { not: 'system' } } });
     expect(moves).toBe(2);
     expect(game.status).toBe('finished');
-    expect(outputs.at(-1)).toMatch(/turn ran out\.\s+🏆 @(Alice|Bob) wins/);
+    expect(outputs.at(-1)).toMatch(/🏆 @(Alice|Bob) wins on time: @(Alice|Bob)’s turn ran out\. Score: @(Alice|Bob) \d+ · @(Alice|Bob) \d+\./);
   });
 });

@@ -46,13 +46,12 @@ describe('the result message and its Rematch button', () => {
     await forfeit(gameId, 'bob');
     const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
     const scores = (game.outcome as { scores?: Record<string, number> }).scores;
-    const score = scores ? `, ${scores[ids.alice!]}–${scores[ids.bob!]},` : '';
+    const score = scores ? ` Score: <@${ids.alice}> ${scores[ids.alice!]} · <@${ids.bob}> ${scores[ids.bob!]}.` : '';
     const result = await resultOf(gameId);
     expect(result.content).toBe(
       [
         `🏁 **Knucklebones #${gameId}** is over.`,
-        `🏳️ <@${ids.bob}> forfeited.`,
-        `🏆 <@${ids.alice}> wins${score} against <@${ids.bob}>.`,
+        `🏆 <@${ids.alice}> wins: <@${ids.bob}> forfeited.${score}`,
         'Another one? **Rematch** starts the same game again once every player has clicked it.',
       ].join('\n'),
     );

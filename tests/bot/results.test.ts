@@ -10,24 +10,34 @@ describe('result message', () => {
     [
       'two players: the winner’s score first, whatever the seat order',
       { title: 'Knucklebones', seats: seats('1', '2'), outcome: { winners: ['2'], scores: { '1': 19, '2': 54 }, reason: 'grid-full' } },
-      ['🏁 **Knucklebones #7** is over.', '🏆 <@2> wins, 54–19, against <@1>.'],
+      ['🏁 **Knucklebones #7** is over.', '🏆 <@2> wins. Score: <@2> 54 · <@1> 19.'],
     ],
     [
-      'a turn that ran out',
+      'a win on time: how first, then the score with names (the winner may have fewer points)',
       { title: 'Knucklebones', seats: seats('1', '2'), outcome: { winners: ['1'], scores: { '1': 10, '2': 12 }, reason: 'forfeit', forfeited: '2', timedOut: ['2'] } },
-      ['🏁 **Knucklebones #7** is over.', '⌛ <@2>’s turn ran out.', '🏆 <@1> wins, 10–12, against <@2>.'],
+      ['🏁 **Knucklebones #7** is over.', '🏆 <@1> wins on time: <@2>’s turn ran out. Score: <@1> 10 · <@2> 12.'],
     ],
     [
       'teams',
-      { title: 'Tellstones', seats: seats('1', '2', '3', '4'), outcome: { winners: ['1', '3'], scores: { '1': 3, '2': 1, '3': 3, '4': 1 }, reason: 'points' } },
-      ['🏁 **Tellstones #7** is over.', '🏆 <@1> and <@3> win, 3–1, against <@2> and <@4>.'],
+      { title: 'Tellstones', seats: seats('1', '2', '3', '4'), sides: [['1', '3'], ['2', '4']], outcome: { winners: ['1', '3'], scores: { '1': 3, '2': 1, '3': 3, '4': 1 }, reason: 'points' } },
+      ['🏁 **Tellstones #7** is over.', '🏆 <@1> and <@3> win. Score: <@1> and <@3> 3 · <@2> and <@4> 1.'],
     ],
     [
       'three for themselves, one who left ranks last',
       { outcome: { winners: ['2'], scores: { '1': 30, '2': 41, '3': 35 }, reason: 'end', forfeits: ['3'], timedOut: ['3'] } },
-      ['🏁 **Keystone #7** is over.', '🏆 <@2> wins with 41 points.', 'Then: <@1> 30 · <@3> 35 (ran out of time).'],
+      ['🏁 **Keystone #7** is over.', '🏆 <@2> wins. Score: <@2> 41 · <@1> 30 · <@3> 35 (ran out of time).'],
     ],
-    ['a draw', { title: 'Knucklebones', seats: seats('1', '2'), outcome: { winners: [], scores: { '1': 20, '2': 20 }, reason: 'grid-full' } }, ['🏁 **Knucklebones #7** is over.', '🤝 A draw, 20–20: <@1> and <@2>.']],
+    [
+      'rounds won, not points (Krellstones), and a forfeit that ended a game of two',
+      { title: 'Krellstones', seats: seats('1', '2'), scoreLabel: 'Rounds won', outcome: { winners: ['2'], scores: { '1': 1, '2': 5 }, reason: 'forfeit', forfeited: '1' } },
+      ['🏁 **Krellstones #7** is over.', '🏆 <@2> wins: <@1> forfeited. Rounds won: <@2> 5 · <@1> 1.'],
+    ],
+    [
+      'three for themselves, counted in rounds won',
+      { title: 'Krellstones', scoreLabel: 'Rounds won', outcome: { winners: ['3'], scores: { '1': 2, '2': 0, '3': 5 }, reason: 'rounds' } },
+      ['🏁 **Krellstones #7** is over.', '🏆 <@3> wins. Rounds won: <@3> 5 · <@1> 2 · <@2> 0.'],
+    ],
+    ['a draw', { title: 'Knucklebones', seats: seats('1', '2'), outcome: { winners: [], scores: { '1': 20, '2': 20 }, reason: 'grid-full' } }, ['🏁 **Knucklebones #7** is over.', '🤝 A draw. Score: <@1> 20 · <@2> 20.']],
   ])('%s', (_, input, head) => {
     const m = resultMessage(base(input));
     expect(m.content!.split('\n').slice(0, -1)).toEqual(head);
@@ -37,7 +47,7 @@ describe('result message', () => {
 
   it('no Rematch for a cycle’s game; the autopilot is named, never pinged', () => {
     const m = resultMessage(base({ seats: seats('1', 'autopilot-1'), title: 'Knucklebones', outcome: { winners: ['autopilot-1'], scores: { '1': 3, 'autopilot-1': 9 }, reason: 'grid-full' }, rematch: false }));
-    expect(m.content).toBe('🏁 **Knucklebones #7** is over.\n🏆 🤖 Autopilot wins, 9–3, against <@1>.');
+    expect(m.content).toBe('🏁 **Knucklebones #7** is over.\n🏆 🤖 Autopilot wins. Score: 🤖 Autopilot 9 · <@1> 3.');
     expect(m.allowed_mentions).toEqual({ users: ['1'] });
     expect(m.components![0]!.components.map((c) => ('label' in c ? c.label : ''))).toEqual(['Open the board']);
   });

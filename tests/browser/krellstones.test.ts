@@ -351,7 +351,7 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     expect(final.seats[h.emulator.users.alice]!.active.map((x) => x.id)).toContain(granted);
     const winner = NAME[expected.outcome!.winners[0] as Who];
     for (const w of ['alice', 'bob', 'carol'] as const) {
-      await board(w).getByText(new RegExp(`🏆 @${winner} wins, rounds won`)).waitFor();
+      await board(w).getByText(new RegExp(`🏆 @${winner} wins.* Rounds won: @${winner} `)).waitFor();
       await expect(board(w).getByRole('button').count()).resolves.toBe(0);
     }
     await shoot(tabs.carol, board('carol'), 'krellstones-end-phone');

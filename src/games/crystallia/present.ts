@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { mention, plain, scoreText, ts } from '../../bot/format.ts';
+import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
 import type { CrystalliaOptions, CrystalliaView, ScoreBreakdown } from './engine/index.ts';
@@ -53,11 +53,8 @@ function scoresLine(view: CrystalliaView, names: Names): string {
 function resultLines(view: CrystalliaView, names: Names, timedOut: readonly string[] = []): string[] {
   const o = view.outcome!;
   const lines: string[] = [];
-  const score = scoreText(view.scores, o.winners);
   const why = o.reason === 'thirteen' ? ' (the others went out with 13 crystals of a colour)' : '';
-  if (o.forfeited) lines.push(`🏳️ ${timedOut.includes(o.forfeited) ? `${mention(o.forfeited)}’s turn ran out` : `${mention(o.forfeited)} forfeited`}.`);
-  if (o.winners.length === 0) lines.push(`🏁 **Game over**: nobody wins, ${score}.`);
-  else lines.push(`🏆 **${o.winners.map((w) => mention(w)).join(' and ')} win${o.winners.length === 1 ? 's' : ''}**${why}, ${score}.`);
+  lines.push(outcomeText(o, { scores: view.scores, timedOut, how: why }));
   const ranked = view.seats.slice().sort((a, b) => (o.places?.[a.player] ?? 9) - (o.places?.[b.player] ?? 9) || a.seat - b.seat);
   for (const s of ranked) {
     const place = o.places?.[s.player];
@@ -148,10 +145,8 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content: `${head}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.${board}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
-  const score = n.scores ? `, ${scoreText(n.scores, n.winners)}` : '';
-  const who = n.winners.length ? `🏆 ${n.winners.map(mention).join(' and ')} win${n.winners.length === 1 ? 's' : ''}` : '🏁 Nobody wins';
-  const forfeit = n.forfeited ? ` 🏳️ ${(n.timedOut ?? []).includes(n.forfeited) ? `${mention(n.forfeited)}’s turn ran out` : `${mention(n.forfeited)} forfeited`}.` : '';
-  return { content: `${title} is over.${forfeit} ${who}${score}. The board shows every score in detail.${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+  const result = outcomeText(n, { scores: n.scores, timedOut: n.timedOut });
+  return { content: `${title} is over. ${result} The board shows every score in detail.${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
 }
 
 function summary(view: CrystalliaView, viewer: string, meta: { gameId: number; names: Names }): string {

@@ -89,6 +89,10 @@ export function handText(hand: readonly ViewCard[]): string {
   return groups.join(' · ');
 }
 
+/** What `✨=` is, said where a hand first shows one (My hand, the turn DM). */
+export const GOD_NOTE = `${GOD_EMOJI}= is a God card: it may always be played, the first one played in a trick wins it, and on a line it counts as the card below it (else the one above, else 0).`;
+const godNote = (view: KeystoneView) => ((view.hand ?? []).some((c) => c.god) || view.current.cards.some((c) => c.card.god) ? [GOD_NOTE] : []);
+
 const ledText = (led: Colour | null) => (led ? `${COLOUR_EMOJI[led]} ${COLOUR_NAME[led]}` : null);
 
 /**
@@ -216,7 +220,7 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
     if (view.gameScores.length) {
       desc.push(`**After game 1:** ${view.seats.map((s) => `${mention(s.player)} ${signed(view.gameScores[0]![s.player] ?? 0)}`).join(' · ')}`);
     }
-    desc.push('Your hand: **My hand** below (only you see it). Lines run bottom to top: ↑ ascending, ↓ descending, ↕ not yet decided; [n] is the keystone sum so far, ☀️ the longest line.');
+    desc.push(`Your hand: **My hand** below (only you see it). Lines run bottom to top: ↑ ascending, ↓ descending, ↕ not yet decided; [n] is the keystone sum so far, ☀️ the longest line; ${GOD_EMOJI} is a God card (on a line ${GOD_EMOJI}=6: it counts as a 6).`);
   }
   const scoredNow = over && view.gameScores.length === view.game;
   const fields: APIEmbedField[] = [];
@@ -295,6 +299,7 @@ export function handPanel(view: KeystoneView, viewer: PlayerId, meta: { gameId: 
     lines.push(`You won trick ${view.trick}: place ${view.waiting.cards.map((c) => cardText(c.card)).join(' ')}.`);
     components.push(row([button(ids.make('place', meta.gameId, meta.version), 'Place won cards…', ButtonStyle.Success, { emoji: { name: '📥' } })]));
   } else if (view.turn) lines.push(`It is ${mention(view.turn)}’s turn; you will get a DM when it is yours.`);
+  lines.push(...godNote(view));
   return { content: lines.join('\n').slice(0, 2000), components, allowed_mentions: { parse: [] } };
 }
 
@@ -392,17 +397,27 @@ export function placementPanel(view: KeystoneView, plan: readonly PlanItem[], me
   return { content: lines.join('\n').slice(0, 2000), components: rows.slice(0, 5), allowed_mentions: { parse: [] } };
 }
 
+/** What Auto-place does with the waiting cards, in the order the engine places them (`auto-place`). */
+export function autoPlan(view: KeystoneView): Placement[] {
+  const waiting = view.waiting;
+  if (!waiting) return [];
+  const me = view.seats.find((s) => s.player === waiting.player)!;
+  return autoPlacements(
+    me.lines.map((l) => l.cards.map((c) => c.card.id)),
+    waiting.cards.map((c) => c.card.id),
+  );
+}
+
+/** Placements in words, in order: "🟥6 → line 1 · ✨= → a new line". */
+export const placementsText = (placements: readonly Placement[]) => placements.map((p) => `${cardTextOf(p.card)} → ${p.line === 'new' ? 'a new line' : `line ${p.line + 1}`}`).join(' · ');
+
 /** What Auto-place would do (the placements and the lines after them), with a button to apply it. */
 export function autoPanel(view: KeystoneView, meta: PanelMeta): MessagePayload {
   const waiting = view.waiting;
   if (!waiting) return { content: 'No won cards are waiting to be placed.', components: [], allowed_mentions: { parse: [] } };
-  const me = view.seats.find((s) => s.player === waiting.player)!;
-  const placements: Placement[] = autoPlacements(
-    me.lines.map((l) => l.cards.map((c) => c.card.id)),
-    waiting.cards.map((c) => c.card.id),
-  );
+  const placements = autoPlan(view);
   const text = [
-    `🤖 **Auto-place** in Keystone #${meta.gameId} would place: ${placements.map((p) => `${cardTextOf(p.card)} → ${p.line === 'new' ? 'a new line' : `line ${p.line + 1}`}`).join(' · ')}`,
+    `🤖 **Auto-place** in Keystone #${meta.gameId} would place: ${placementsText(placements)}`,
     'It keeps low and negative keystones on your longest line (the Sun, which scores none) and high ones on shorter lines, and starts a new line only when that pays or nothing fits.',
     '**Your lines after it** (nothing is placed until you confirm):',
     linesText(projectPlacements(view, placements).lines),
@@ -441,7 +456,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
       lines.push(`Open **My hand** on the board to see your cards and play ${deadline}`);
     } else {
       lines.push(followHint(view));
-      lines.push(`**Your hand:** ${handText(view.hand ?? [])}`);
+      lines.push(`**Your hand:** ${handText(view.hand ?? [])}`, ...godNote(view));
       lines.push(`Choose your card ${meta.active ? 'below ' : ''}${deadline}`);
       const menu = meta.active ? playMenu(view, n.gameId, meta.version) : null;
       if (menu) components.push(menu);
@@ -450,7 +465,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     return { content: lines.join('\n').slice(0, 2000), components: [...components, ...links], allowed_mentions: { parse: [] } };
   }
   if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
-  // Winners first, then the others, each highest first (the platform's order for results, as scoreText).
+  // Winners first, then the others, each highest first (the platform's order for results, as namedScores).
   const ranked = Object.entries(n.scores ?? {}).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
   const scores = ranked.length ? ` (${ranked.map(([p, s]) => `${mention(p)} ${signed(s)}`).join(' · ')})` : '';
   const text =

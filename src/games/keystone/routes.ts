@@ -1,3 +1,4 @@
+import { MessageFlags } from 'discord.js';
 import type { RouteContext, RouteDef } from '../../bot/game-module.ts';
 import { boardUrl } from '../../bot/board.ts';
 import { ownsMessage, updateOwned } from '../../bot/game-routes.ts';
@@ -5,7 +6,7 @@ import { mention } from '../../bot/format.ts';
 import { UserError } from '../../services/errors.ts';
 import { cardIdSchema, type KeystoneMove, type KeystoneView } from './engine/index.ts';
 import type { PlanItem } from './ids.ts';
-import { autoPanel, cardTextOf, handPanel, placementPanel } from './present.ts';
+import { autoPanel, autoPlan, cardTextOf, handPanel, placementPanel, placementsText } from './present.ts';
 
 /**
  * Keystone's buttons and menus. The platform has checked the game, the seat, the turn and the
@@ -88,7 +89,17 @@ const card: Route = {
     const result = await ctx.play({ type: 'play', card: picked.data });
     const after = result.after.view(ctx.userId) as KeystoneView;
     const next = after.phase === 'place' && after.waiting ? ` The trick is complete: ${mention(after.waiting.player)} won it and places the cards.` : after.turn ? ` Next: ${mention(after.turn)}.` : ' The match is over: see the board.';
-    await ctx.answer(result, `You played ${cardTextOf(picked.data)}.${next}`);
+    const note = `You played ${cardTextOf(picked.data)}.${next}`;
+    const game = result.after.game;
+    if (ctx.interaction.message.id === game.boardMessageId || !ownsMessage(ctx.interaction, game)) {
+      await ctx.answer(result, note);
+      return;
+    }
+    // The panel (My hand, or the turn DM) shows the hand as it is now and whose turn it is, not the
+    // hand and the "Your turn" it showed before the card was played.
+    const panel = handPanel(after, ctx.userId, { gameId: game.id, version: game.version });
+    const ephemeral = ctx.interaction.message.flags.has(MessageFlags.Ephemeral);
+    await ctx.update({ ...panel, content: `✅ ${note}\n${panel.content ?? ''}`.slice(0, 2000), components: ephemeral ? panel.components : [] });
   },
 };
 
@@ -153,9 +164,11 @@ const auto: Route = {
 
 const autook: Route = {
   async handle(ctx) {
-    const waiting = requirePlacing(ctx);
+    requirePlacing(ctx);
+    // The same placements, in the same order, as the preview showed (the engine places them so).
+    const placements = autoPlan(ctx.view);
     await ctx.play({ type: 'auto-place' });
-    await done(ctx, `✅ Auto-placed ${waiting.cards.map((c) => cardTextOf(c.card.id)).join(' ')}: see the board.`);
+    await done(ctx, `✅ Auto-placed: ${placementsText(placements)}.`);
   },
 };
 

@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { COLOURS, mention, plain, scoreText, ts } from '../../bot/format.ts';
+import { COLOURS, mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
 import { DIE_INFO } from './engine/dice.ts';
@@ -93,14 +93,9 @@ function turnState(view: KnucklebonesView): { what: string; todo: string } {
   return { what: `you rolled ${die(roll)}.`, todo: 'Place it' };
 }
 
+/** How the game ended, then the score with names (src/bot/format.ts, as the result message). */
 function resultText(o: { winners: string[]; reason: string; forfeited?: string }, scores: Record<string, number>, timedOut = false): string {
-  const score = scoreText(scores, o.winners);
-  if (o.reason === 'forfeit' && o.forfeited) {
-    const why = timedOut ? `${mention(o.forfeited)}’s turn ran out` : `${mention(o.forfeited)} forfeited`;
-    return `🏳️ ${why}. 🏆 ${mention(o.winners[0]!)} wins, ${score}.`;
-  }
-  if (o.winners.length === 0) return `🤝 Draw, ${score}.`;
-  return `🏆 ${mention(o.winners[0]!)} wins, ${score}.`;
+  return outcomeText(o, { scores, timedOut: timedOut && o.forfeited ? [o.forfeited] : [] });
 }
 
 function resultLine(view: KnucklebonesView, timedOut: string[] = []): string {

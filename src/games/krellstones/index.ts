@@ -33,6 +33,7 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   points: false,
   // A reroll selection is secret until the rerolls are rolled: choosing moves no public message.
   secretMove: (move) => (move as KrellstonesMove).type === 'select',
+  scoreLabel: 'Rounds won',
   assets: krellstonesAssets,
   lobby,
   lobbyPanel,

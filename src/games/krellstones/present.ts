@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInMessageActionRow } from 'discord.js';
-import { mention, plain, scoreText, ts } from '../../bot/format.ts';
+import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
 import { LIMITS, PACE_TABLE, STONE_KINDS, YELL, type Pace } from './data.ts';
@@ -220,9 +220,7 @@ function board(view: KrellstonesView, boardMeta: BoardMeta): MessagePayload {
     const o = view.outcome;
     const scores = o.scores ?? {};
     lines.push('');
-    if (o.forfeited) lines.push(`🏳️ ${(meta.timedOut ?? []).includes(o.forfeited) ? `${mention(o.forfeited)}’s time ran out` : `${mention(o.forfeited)} forfeited`}.`);
-    if (o.winners.length === 0) lines.push(`🏁 **Game over**: a draw, rounds won ${scoreText(scores, [])}.`);
-    else lines.push(`🏆 **${o.winners.map(mention).join(' and ')} win${o.winners.length === 1 ? 's' : ''}**, rounds won ${scoreText(scores, o.winners)}.`);
+    lines.push(outcomeText(o, { scores, timedOut: meta.timedOut, label: 'Rounds won' }));
   }
   lines.push(meta.seed ? `-# Fair dice: seed \`${meta.seed}\` (commitment \`${meta.seedCommitment.slice(0, 16)}…\`; check with \`/stonehall verify\`).` : `-# Fair dice: seed commitment \`${meta.seedCommitment.slice(0, 16)}…\`, revealed at the end.`);
   const pinged = view.outcome ? [] : view.windows.filter((p) => !p.startsWith('autopilot'));

@@ -18,6 +18,8 @@ export const tellstones: GameModule<TellstonesView, TellstonesMove> = {
   describeMove,
   // The board lists the recent log itself ("Recently").
   showsRecent: { board: true },
+  // King's Circle: seats alternate between the two teams (A1 B1 A2 B2).
+  teams: (players) => [0, 1].map((side) => players.filter((_, i) => i % 2 === side)).filter((t) => t.length > 0),
   ids,
   routes,
   howToPlay: [

@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
 } from 'discord.js';
 import { customId } from '../../bot/custom-id.ts';
-import { COLOURS, mention, plain, scoreText, ts } from '../../bot/format.ts';
+import { COLOURS, mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -128,22 +128,16 @@ export function logLine(view: Pick<TellstonesView, 'lines' | 'sides'>, e: ViewLo
   }
 }
 
+/** How the game ended (a boast, a forfeit, points), then the score with names (src/bot/format.ts). */
 function resultText(view: TellstonesView, timedOut: string[] = []): string {
   const o = view.outcome!;
-  const winSide = view.sides.find((s) => s.players.some((p) => o.winners.includes(p)));
-  const winner = winSide ? sideText(view, winSide.side) : 'nobody';
-  const score = scoreText(Object.fromEntries(view.sides.map((s) => [String(s.side), s.points])), winSide ? [String(winSide.side)] : []);
-  switch (o.reason) {
-    case 'forfeit':
-      return `🏳️ ${timedOut.includes(o.forfeited ?? '') ? `${mention(o.forfeited ?? '')}’s turn ran out` : `${mention(o.forfeited ?? '')} forfeited`}. 🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}, ${score}.`;
-    case 'boast-proven':
-      return `🏆 The boast was proven: ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}!`;
-    case 'boast-failed':
-      return `🏆 The boast failed: ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}!`;
-    default:
-      return `🏆 ${winner} win${winSide && winSide.players.length > 1 ? '' : 's'}, ${score}.`;
-  }
+  const sides = view.sides.map((s) => s.players);
+  const scores = Object.fromEntries(view.sides.flatMap((s) => s.players.map((p) => [p, s.points] as const)));
+  return outcomeText(o, { scores, sides, timedOut, how: howWon(o.reason) });
 }
+
+/** How a game that no forfeit ended was won, when not simply on points. */
+const howWon = (reason: string) => (reason === 'boast-proven' ? ': the boast was proven' : reason === 'boast-failed' ? ': the boast failed' : '');
 
 /** The actions open to the player to move, in words: only the legal ones (as the buttons). */
 function actionList(view: TellstonesView): string {
@@ -326,14 +320,11 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
       ...base,
     };
   }
-  const winners = n.winners.map(mention).join(' & ');
-  // Team scores: one per side (partners share their side's points).
-  const sides = new Map<number, number>();
-  for (const [p, v] of Object.entries(n.scores ?? {})) sides.set(n.winners.includes(p) ? 0 : 1, v);
-  const score = sides.size ? `, ${scoreText(Object.fromEntries([...sides].map(([k, v]) => [String(k), v])), ['0'])}` : '';
-  const verb = n.winners.length > 1 ? 'win' : 'wins';
-  const gone = n.forfeited && (n.timedOut ?? []).includes(n.forfeited) ? `${mention(n.forfeited)}’s turn ran out` : `${mention(n.forfeited ?? '')} forfeited`;
-  const text = n.forfeited ? `🏳️ ${title} is over: ${gone}. ${winners} ${verb}${score}.` : `🏆 ${title} is over: ${winners} ${verb}${score}.`;
+  // Partners share their side's points: the winners are one side, the others the other.
+  const scores = n.scores ?? {};
+  const losers = Object.keys(scores).filter((p) => !n.winners.includes(p));
+  const sides = n.winners.length ? [n.winners, losers].filter((t) => t.length > 0) : undefined;
+  const text = `🏁 ${title} is over. ${outcomeText(n, { scores, sides, timedOut: n.timedOut, how: howWon(n.reason) })}`;
   return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, ...base };
 }
 

@@ -185,13 +185,13 @@ describe('what the text says', () => {
     const over = crystallia.forfeit(s, 'bob');
     const view = crystallia.view(over, null);
     const p = present.board(view, { ...boardMeta(view, 9, 'cd'.repeat(32)), names: { alice: 'Alice', bob: 'Bob' } });
-    expect(p.content).toContain(`🏳️ <@bob> forfeited.\n🏆 **<@alice> wins**, ${view.scores.alice}–${view.scores.bob}.`);
+    expect(p.content).toContain(`🏆 <@alice> wins: <@bob> forfeited. Score: <@alice> ${view.scores.alice} · <@bob> ${view.scores.bob}.`);
     // A turn that ran out is not called a forfeit by choice.
     const timedOut = present.board(view, { ...boardMeta(view, 9, 'cd'.repeat(32)), names: { alice: 'Alice', bob: 'Bob' }, timedOut: ['bob'] });
-    expect(timedOut.content).toContain('🏳️ <@bob>’s turn ran out.');
+    expect(timedOut.content).toContain('🏆 <@alice> wins on time: <@bob>’s turn ran out.');
     expect(timedOut.content).toMatch(/Bob · ran out of time: /);
     const dm = present.notification({ type: 'game-over', gameId: 9, kind: 'crystallia', winners: ['alice'], reason: 'forfeit', forfeited: 'bob', timedOut: ['bob'], scores: { bob: 3, alice: 14 } }, { names: {}, boardUrl: null, version: 9, active: false });
-    expect(dm.content).toBe('**Crystallia #9** is over. 🏳️ <@bob>’s turn ran out. 🏆 <@alice> wins, 14–3. The board shows every score in detail.');
+    expect(dm.content).toBe('**Crystallia #9** is over. 🏆 <@alice> wins on time: <@bob>’s turn ran out. Score: <@alice> 14 · <@bob> 3. The board shows every score in detail.');
     const alice = view.seats.find((x) => x.player === 'alice')!.score;
     expect(breakdownText(alice)).toBe('regular +9, over 9 −2, flipped +6, black −1, super +2 (red) = **14** (11 red, 3 blue (flipped), 0 green, 0 purple)');
     expect(p.content).toContain(`1. Alice: ${breakdownText(alice)}`);

@@ -1,6 +1,7 @@
 import type { APIMessage } from 'discord.js';
 import { expect } from 'vitest';
-import type { KeystoneState } from '../../../src/games/keystone/engine/index.ts';
+import type { CardId, KeystoneState } from '../../../src/games/keystone/engine/index.ts';
+import { cardTextOf, GOD_NOTE } from '../../../src/games/keystone/present.ts';
 import { aliasOf, buttons, EPHEMERAL, type Harness } from '../../helpers/harness.ts';
 
 /**
@@ -70,9 +71,20 @@ export async function playCard(h: Harness, gameId: number, channel: string, alia
   expect(menu, `${alias} has a card menu (${via})`).toBeDefined();
   const values = menu!.options!.map((o) => o.value);
   const value = pick(values);
+  // A hand with a God card says what ✨= is.
+  if (/✨=/.test(msg.content)) expect(msg.content).toContain(GOD_NOTE);
   const r = await h.api.select(alias, msg.id, menu!.custom_id!, [value]);
   expect(r.response?.type, JSON.stringify(r.response?.message?.content)).toBe(7);
-  expect(r.response?.message?.content).toMatch(/You played/);
+  // The panel (My hand or the DM) now shows the hand as it is after the card, and whose turn it is.
+  const answered = r.response!.message!.content;
+  expect(answered.startsWith(`✅ You played ${cardTextOf(value as CardId)}.`), answered).toBe(true);
+  const s = await state(h, gameId);
+  const seat = s.players.indexOf(h.emulator.users[alias as keyof typeof h.emulator.users]!);
+  const left = s.hands[seat]!;
+  expect(answered).toContain(`(${left.length} card${left.length === 1 ? '' : 's'}): `);
+  expect(left).not.toContain(value);
+  const mine = s.phase === 'play' && s.turn === seat;
+  expect(answered.includes('Your turn.'), answered).toBe(mine);
   await h.settle();
   return value;
 }
@@ -101,7 +113,9 @@ export async function placeCards(h: Harness, gameId: number, channel: string, al
     const preview = r.response!.message!;
     expect(preview.content).toMatch(/Auto-place\*\* in Keystone #\d+ would place/);
     const ok = await h.api.click(alias, preview.id, button(preview, `ks:autook:${gameId}:`)!.custom_id!);
-    expect(ok.response?.message?.content).toMatch(/Auto-placed/);
+    // The confirmation lists the placements as the preview did, in the same order.
+    const planned = /would place: (.*)/.exec(preview.content)![1]!;
+    expect(ok.response?.message?.content).toBe(`✅ Auto-placed: ${planned}.`);
     await h.settle();
     return;
   }

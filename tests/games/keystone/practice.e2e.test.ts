@@ -16,6 +16,11 @@ afterAll(async () => {
 
 describe('a Keystone practice match', () => {
   it('against two autopilot seats: every turn is the player’s, by DM menus, My hand and the placement panel', { timeout: 240_000 }, async () => {
+    // How to play says what the God card's ✨= is where it first shows it.
+    const help = await h.api.command({ user: 'carol', channel: 'general', name: 'keystone', options: { subcommand: 'help' } });
+    const helpText = help.response!.message!.content;
+    expect(helpText).toContain('three God cards, shown ✨= (the = because on a line a God card equals the card below it)');
+    expect(helpText.split('✨=')[0]).toMatch(/three God cards, shown $/);
     const res = await h.api.command({ user: 'carol', channel: 'general', name: 'keystone', options: { subcommand: 'practice' } });
     expect(res.response?.message?.flags).toBe(EPHEMERAL);
     expect(res.response?.message?.content).toMatch(/Practice Keystone #\d+ against the autopilot/);

@@ -24,14 +24,20 @@ describe('starting Keystone', () => {
     const r = await h.api.command({ user: 'alice', channel: 'general', name: 'keystone', options: { subcommand: 'join', opponent: 'bob', opponent2: 'carol' } });
     const invite = r.response!.message!;
     expect(invite.content).toMatch(new RegExp(`<@${h.emulator.users.bob}> <@${h.emulator.users.carol}>, <@${h.emulator.users.alice}> invites you to a table`));
+    const u = h.emulator.users;
+    // Each seat shows the player it is held for, not "— free —".
+    expect(invite.content).toContain(`**Seat 1** <@${u.alice}> · **Seat 2** <@${u.bob}> ⏳ invited · **Seat 3** <@${u.carol}> ⏳ invited`);
     const accept = button(invite, (b) => b.label === 'Accept').custom_id!;
     await expectRefused(h.api.click('dave', invite.id, accept), /This table is for/);
-    expect((await h.api.click('carol', invite.id, accept)).response?.type).toBe(7);
+    const carolIn = await h.api.click('carol', invite.id, accept);
+    expect(carolIn.response?.type).toBe(7);
+    expect(carolIn.response?.message?.content).toContain(`**Seat 1** <@${u.alice}> · **Seat 2** <@${u.bob}> ⏳ invited · **Seat 3** <@${u.carol}> ✅`);
     expect(await h.db.prisma.game.count({ where: { kind: 'keystone' } })).toBe(0);
     expect((await h.api.click('bob', invite.id, accept)).response?.type).toBe(7);
     await h.settle();
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'keystone' }, include: { seats: { orderBy: { seat: 'asc' } } } });
-    expect(game.seats.map((s) => s.playerId)).toEqual([h.emulator.users.alice, h.emulator.users.carol, h.emulator.users.bob]);
+    // Seats in the order named, as the table showed them (Carol accepted first).
+    expect(game.seats.map((s) => s.playerId)).toEqual([h.emulator.users.alice, h.emulator.users.bob, h.emulator.users.carol]);
     expect(game.boardMessageId).toBe(invite.id);
     const b = await board(h, game.id, 'general');
     expect(text(b)).toMatch(/Order of play:/);

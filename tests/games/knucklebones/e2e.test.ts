@@ -287,7 +287,10 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     expect(mentions.some((m) => /turn ran out/.test(m.content))).toBe(false);
     const result = channel.filter((m) => m.content.startsWith('🏁') && m.content.includes(`Knucklebones #${gameId}`));
     expect(result).toHaveLength(1);
-    expect(result[0]!.content).toContain(`<@${ids[idle as 'alice']}>’s turn ran out`);
+    // How it was won first, then the score with names (the winner on time may have fewer points).
+    const final = (await gameState(gameId)).game.outcome as { scores: Record<string, number> };
+    const [win, lose] = [ids[other as 'alice'], ids[idle as 'alice']];
+    expect(result[0]!.content.split('\n')[1]).toBe(`🏆 <@${win}> wins on time: <@${lose}>’s turn ran out. Score: <@${win}> ${final.scores[win!]} · <@${lose}> ${final.scores[lose!]}.`);
     const otherDms = await h.api.dms(other);
     expect(otherDms.messages.at(-1)!.content).toMatch(new RegExp(`<@${ids[idle as 'alice']}>’s turn ran out`));
     expect(text(await boardMessage(gameId))).toMatch(/turn ran out/);

@@ -125,7 +125,10 @@ describe('what just happened, in words', () => {
     expect(none.response?.message?.content).toBe('⚠️ You have not played Knucklebones here yet. Name a game with the `game` option, or start one with `/knucklebones join`.');
     const unknown = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'history', game: 9999 } });
     expect(unknown.response?.message?.flags).toBe(EPHEMERAL);
-    expect(unknown.response?.message?.content).toMatch(/There is no game #9999 in this server/);
+    // The refusal names this game's command only, not every game's.
+    expect(unknown.response?.message?.content).toBe('⚠️ There is no game #9999 in this server. List yours with `/knucklebones games`.');
+    const verify = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'stonehall', options: { subcommand: 'verify', game: 9999 } });
+    expect(verify.response?.message?.content).toBe('⚠️ There is no game #9999 in this server. A game’s number is in the title of its board.');
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones' } });
     const wrong = await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'tellstones', options: { subcommand: 'history', game: game.id } });
     expect(wrong.response?.message?.flags).toBe(EPHEMERAL);

@@ -41,7 +41,7 @@ describe('a practice game against the autopilot', () => {
     }
     const final = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id }, include: { seats: true } });
     expect(final.status).toBe('finished');
-    expect(text(await board())).toMatch(/wins|Draw/);
+    expect(text(await board())).toMatch(/wins|A draw/);
     // Every autopilot move is in the log, marked as the autopilot's.
     const moves = await h.db.prisma.move.findMany({ where: { gameId: game.id } });
     const bot = final.seats.find((s) => s.autopilot)!.playerId;

@@ -55,8 +55,8 @@ describe('the Knucklebones board', () => {
     const state = knucklebones.forfeit({ ...midGame(), turn: A, roll: 4 } as KnucklebonesState, A);
     const payload = present.board(knucklebones.view(state, null), meta(true));
     const embed = payload.embeds![0]!;
-    // The winner's score comes first, in one format, on the board and in the DM alike.
-    expect(embed.description).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins, 48–24.`);
+    // How it was won first, then the score with names, on the board and in the DM alike.
+    expect(embed.description).toContain(`🏆 <@${B}> wins: <@${A}> forfeited. Score: <@${B}> 48 · <@${A}> 24.`);
     expect(embed.fields![2]!.value).toContain(SEED);
     expect(payload.components).toEqual([]);
     expect(payload).toMatchSnapshot();
@@ -65,10 +65,10 @@ describe('the Knucklebones board', () => {
       { type: 'game-over', gameId: 42, kind: 'knucklebones', winners: o.winners, reason: o.reason, forfeited: A, scores: o.scores! },
       { names, boardUrl: null, version: 9, active: false },
     );
-    expect(dm.content).toContain(`<@${A}> forfeited. 🏆 <@${B}> wins, 48–24.`);
+    expect(dm.content).toContain(`🏆 <@${B}> wins: <@${A}> forfeited. Score: <@${B}> 48 · <@${A}> 24.`);
     // A turn that ran out is said so, not called a resignation.
     const timedOut = present.board(knucklebones.view(state, null), { ...meta(true), timedOut: [A] });
-    expect(timedOut.embeds![0]!.description).toContain(`<@${A}>’s turn ran out. 🏆 <@${B}> wins, 48–24.`);
+    expect(timedOut.embeds![0]!.description).toContain(`🏆 <@${B}> wins on time: <@${A}>’s turn ran out. Score: <@${B}> 48 · <@${A}> 24.`);
     const timedOutDm = present.notification(
       { type: 'game-over', gameId: 42, kind: 'knucklebones', winners: o.winners, reason: o.reason, forfeited: A, timedOut: [A], scores: o.scores! },
       { names, boardUrl: null, version: 9, active: false },

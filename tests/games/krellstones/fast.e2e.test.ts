@@ -282,7 +282,7 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect(final.seats[id('alice')]!.active.slice(2, 5).map((x) => x.id)).toEqual(['7', '4', '5']);
     await h.settle();
     const end = text(await board(game.id));
-    expect(end).toMatch(/wins\*\*, rounds won \d–\d–\d|Game over\*\*: a draw/);
+    expect(end).toMatch(/🏆 <@\d+> wins\. Rounds won: <@\d+> \d+ · <@\d+> \d+ · <@\d+> \d+\.|🤝 A draw\. Rounds won: /);
     expect(end).toContain(SEED);
     expect(buttons(await board(game.id))).toEqual([]);
     // The locks are released: the stones can be changed again.

@@ -213,11 +213,11 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     }
     expect(state.outcome).toMatchObject({ reason: 'boast-proven', winners: [ids[O as 'alice']] });
     b = await board(gameId);
-    expect(text(b)).toMatch(/The boast was proven/);
+    expect(text(b)).toMatch(new RegExp(`🏆 <@${ids[O as 'alice']}> wins: the boast was proven\\. Score: <@${ids[O as 'alice']}> \\d+ · <@\\d+> \\d+\\.`));
     expect(buttons(b)).toHaveLength(0);
     const seats = await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } });
     expect(Object.fromEntries(seats.map((s) => [alias(s.playerId), s.result]))).toEqual({ [O]: 'win', [T]: 'loss' });
-    for (const u of [T, O]) expect((await h.api.dms(u)).messages.at(-1)!.content).toMatch(/is over: <@\d+> wins/);
+    for (const u of [T, O]) expect((await h.api.dms(u)).messages.at(-1)!.content).toMatch(/is over\. 🏆 <@\d+> wins: the boast was proven\. Score: /);
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });
 
@@ -346,7 +346,15 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     const seats = await h.db.prisma.seat.findMany({ where: { gameId }, orderBy: { seat: 'asc' } });
     expect(seats.map((s) => s.result)).toEqual([0, 1, 2, 3].map((i) => (i % 2 === winSide ? 'win' : 'loss')));
     const final = text(await board(gameId));
-    expect(final).toMatch(new RegExp(`Team ${winSide === 0 ? 'A' : 'B'} \\(.*\\) win, 3–`));
+    // How it ended, then the score with the teams' names: the winning team first.
+    const [win, lose] = [winSide, 1 - winSide].map((side) => state.seats.filter((_, i) => i % 2 === side).map((p) => `<@${p}>`).join(' and '));
+    const result = `🏆 ${win} win. Score: ${win} 3 · ${lose} ${state.points[1 - winSide]}.`;
+    expect(final).toContain(result);
+    const posted = (await h.api.messages(CHANNEL, 'alice', 200)).messages.filter((m) => m.content.startsWith(`🏁 **King’s Circle #${gameId}**`) || m.content.startsWith(`🏁 **Tellstones #${gameId}**`));
+    expect(posted.map((m) => m.content.split('\n')[1])).toEqual([result]);
+    // The history names the two teams, not four players each for themselves.
+    const history = await h.api.command({ user: 'alice', channel: CHANNEL, name: 'tellstones', options: { subcommand: 'history', game: gameId } });
+    expect(history.response?.message?.content.split('\n')[0]).toMatch(new RegExp(`^📜 \\*\\*Tellstones #${gameId}\\*\\* \\(you and Carol vs Bob and Dave, over\\): \\d+ moves`));
     expect(final).toMatch(/Points:\*\* Team A \(Alice & Carol\): \*\*\d\*\* · Team B \(Bob & Dave\): \*\*\d\*\*/);
     expect(await h.api.state().then((s) => s.rejections.length)).toBe(0);
   });

@@ -312,7 +312,7 @@ describe('the Tellstones board', () => {
     expect(state.lines[0]!.filter((s) => !s.faceUp)).toEqual([{ symbol: 'sword', faceUp: false }]);
     const payload = expectGoodBoard(state, versionOf(FINISHED), 'finished');
     const embed = payload.embeds![0]!;
-    expect(embed.description).toContain(`🏆 <@${A}> wins, 3–0.`);
+    expect(embed.description).toContain(`🏆 <@${A}> wins. Score: <@${A}> 3 · <@${B}> 0.`);
     expect(embed.description).not.toContain('**Turn:**');
     expect(embed.description).not.toContain('**Deadline:**');
     expect(embed.fields!.at(-1)!.value).toContain(`Seed: \`${SEED}\``);
