@@ -14,6 +14,7 @@ import { historyMessage } from './history.ts';
 import { playHere } from './dm-moves.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
+import { gameNeeds, requireHere } from './permissions.ts';
 
 /** The resign confirmation is an ephemeral message of its own. */
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
@@ -66,6 +67,9 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
   },
   async 'ch:accept'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
+    // The game starts in the challenge's channel: refused (nothing accepted) where its board cannot be posted.
+    const pending = await deps.ctx.db.challenge.findUnique({ where: { id: challengeId }, select: { kind: true, channelId: true } });
+    if (pending?.channelId === interaction.channelId) requireHere(interaction, gameNeeds(deps.games.get(pending.kind) ?? null));
     const { game } = await acceptChallenge(deps.ctx, {
       challengeId,
       userId: interaction.user.id,
