@@ -1,6 +1,7 @@
 import { ChannelType, PermissionFlagsBits, type PermissionsBitField, type BaseInteraction, type Client, type PermissionsString } from 'discord.js';
 import { UserError } from '../services/errors.ts';
-import type { ChannelAccess } from '../services/registry.ts';
+import type { Guild } from '../generated/prisma/client.ts';
+import type { ChannelAccess, ServiceContext } from '../services/registry.ts';
 import type { ChannelNeed, GameModule, GameModules } from './game-module.ts';
 
 export type { ChannelNeed } from './game-module.ts';
@@ -46,10 +47,7 @@ export const POSTING_NEEDS: readonly ChannelNeed[] = [
 
 /** What a game channel needs: to see it and post the board, results and news, then what the game's own messages need. */
 export function gameNeeds(module: Pick<GameModule, 'channelPermissions'> | null): ChannelNeed[] {
-  const game: ChannelNeed[] = [
-    { permission: 'ViewChannel', why: 'Stonehall must see the channel to play in it' },
-    { permission: 'SendMessages', why: 'the board and the results are posted there' },
-  ];
+  const game: ChannelNeed[] = [POSTING_NEEDS[0]!, { permission: 'SendMessages', why: 'the board and the results are posted there' }];
   return union([game, module?.channelPermissions ?? []]);
 }
 
@@ -87,15 +85,16 @@ export function labels(needs: readonly ChannelNeed[]): string {
  * "I can't attach files in #games, and Crystallia's board is a picture: ask a moderator to allow
  * Attach Files for Stonehall there." Several: each one named with its reason.
  */
-export function missingText(channelId: string, missing: readonly ChannelNeed[], botName: string): string {
+export function missingText(channelId: string, missing: readonly ChannelNeed[], botName: string, to: 'player' | 'moderator' = 'player'): string {
   const ch = `<#${channelId}>`;
+  const fix = to === 'player' ? `ask a moderator to allow ${labels(missing)} for ${botName} there` : `allow ${labels(missing)} for ${botName} there, then try again`;
   if (missing.length === 1) {
     const [n] = missing as [ChannelNeed];
-    return `I can't ${cant(n.permission)} in ${ch}, and ${n.why}: ask a moderator to allow ${labels(missing)} for ${botName} there (channel settings → Permissions).`;
+    return `I can't ${cant(n.permission)} in ${ch}, and ${n.why}: ${fix} (channel settings → Permissions).`;
   }
   const cants = missing.map((n) => cant(n.permission));
   const whys = missing.map((n) => `${permissionLabel(n.permission)}: ${n.why}`);
-  return `I can't ${cants.slice(0, -1).join(', ')} or ${cants.at(-1)} in ${ch} (${whys.join('; ')}): ask a moderator to allow ${labels(missing)} for ${botName} there (channel settings → Permissions).`;
+  return `I can't ${cants.slice(0, -1).join(', ')} or ${cants.at(-1)} in ${ch} (${whys.join('; ')}): ${fix} (channel settings → Permissions).`;
 }
 
 const botNameOf = (client: Client): string => client.user?.username ?? 'Stonehall';
@@ -140,7 +139,7 @@ export function requireIn(interaction: BaseInteraction, channelId: string, needs
   // Not in the cache (a thread, say): Discord resolved the option, so it exists; nothing to check here.
   if (perms === null || perms === 'gone') return;
   const missing = missingNeeds(perms, needs);
-  if (missing.length) throw new UserError('channel/permissions', `${what}: ${missingText(channelId, missing, botNameOf(interaction.client))}`.slice(0, 1900));
+  if (missing.length) throw new UserError('channel/permissions', `${what}: ${missingText(channelId, missing, botNameOf(interaction.client), 'moderator')}`.slice(0, 1900));
 }
 
 /**
@@ -162,8 +161,7 @@ export function channelAccess(client: Client, games: GameModules): ChannelAccess
 
 /** Every permission Stonehall asks for when invited: what every game and every posting channel needs. */
 export function invitePermissions(games: GameModules): bigint {
-  const needs = union([POSTING_NEEDS, allGamesNeeds(games)]);
-  return needs.reduce((bits, n) => bits | PermissionFlagsBits[n.permission], 0n);
+  return inviteNeeds(games).reduce((bits, n) => bits | PermissionFlagsBits[n.permission], 0n);
 }
 
 /** The invite link a server owner opens to add Stonehall with exactly the permissions it needs. */
@@ -174,5 +172,65 @@ export function inviteUrl(applicationId: string, games: GameModules): string {
 
 /** Each permission of the invite, with why (docs/deploying.md lists the same). */
 export function inviteNeeds(games: GameModules): ChannelNeed[] {
-  return union([POSTING_NEEDS, allGamesNeeds(games)]);
+  return allGamesNeeds(games);
+}
+
+/**
+ * `/stonehall-config check`: every channel Stonehall is set to use (the game channels, the
+ * cycle's channels, the announcement channel) and those where games are running, each with what
+ * the bot may do there and what is missing, from the gateway's cache, in one message.
+ */
+export async function channelReport(interaction: BaseInteraction, deps: { ctx: ServiceContext; games: GameModules }, guild: Guild): Promise<string> {
+  const botName = botNameOf(interaction.client);
+  const discordGuild = interaction.guild;
+  const byName = (name: string) => discordGuild?.channels.cache.find((c) => 'name' in c && c.name === name)?.id ?? null;
+  const uses = new Map<string, { roles: string[]; needs: ChannelNeed[] }>();
+  const use = (channelId: string | null, role: string, needs: readonly ChannelNeed[]) => {
+    if (!channelId) return;
+    const u = uses.get(channelId) ?? { roles: [], needs: [] };
+    u.roles.push(role);
+    u.needs = union([u.needs, needs]);
+    uses.set(channelId, u);
+  };
+  const everyGame = allGamesNeeds(deps.games);
+  for (const id of guild.gameChannelIds) use(id, 'games are started here', everyGame);
+  const running = await deps.ctx.db.game.groupBy({ by: ['channelId', 'kind'], where: { guildId: guild.id, status: 'active' } });
+  for (const r of running) use(r.channelId, `${deps.games.title(r.kind)} games running`, gameNeeds(deps.games.get(r.kind) ?? null));
+  use(guild.commencementChannelId ?? byName('battle-commencement'), 'intents (commencement)', guild.gameChannelIds.length ? POSTING_NEEDS : everyGame);
+  use(guild.announcementChannelId ?? byName('announcements'), 'announcements and notices to moderators', POSTING_NEEDS);
+  use(guild.leaderboardChannelId ?? byName('leaderboard'), 'leaderboards', POSTING_NEEDS);
+  const lines = [`**What ${botName} may do in the channels it uses**`];
+  let problems = 0;
+  for (const [channelId, u] of uses) {
+    const perms = botPermissionsIn(interaction.client, guild.id, channelId);
+    const head = `• <#${channelId}> (${u.roles.join('; ')})`;
+    if (perms === 'gone') {
+      problems++;
+      lines.push(`${head}: ❌ no such channel any more (deleted?)`);
+    } else if (perms === null) {
+      lines.push(`${head}: ❔ unknown (not in my cache)`);
+    } else {
+      const missing = missingNeeds(perms, u.needs);
+      if (missing.length) problems++;
+      const has = u.needs.filter((n) => !missing.includes(n)).map((n) => permissionLabel(n.permission));
+      lines.push(missing.length ? `${head}: ⚠️ missing ${missing.map((n) => `**${permissionLabel(n.permission)}** (${n.why})`).join(', ')}${has.length ? `; has ${has.join(', ')}` : ''}` : `${head}: ✅ ${has.join(', ')}`);
+    }
+  }
+  if (guild.gameChannelIds.length === 0) lines.push('Games may be started in any channel: each start checks the channel it is in (`/stonehall-config allow-channel` limits them to listed channels).');
+  lines.push(
+    problems
+      ? `${problems} channel${problems === 1 ? '' : 's'} to fix: allow what is missing for ${botName} in each channel's settings (Permissions), or for its role in Server Settings → Roles.`
+      : `Everything ${botName} needs is allowed.`,
+  );
+  // One message: a long list keeps its head and says how many lines were left out.
+  let out = lines.join('\n');
+  if (out.length > 2000) {
+    const kept: string[] = [];
+    for (const l of lines) {
+      if ([...kept, l].join('\n').length > 1900) break;
+      kept.push(l);
+    }
+    out = `${kept.join('\n')}\n…and ${lines.length - kept.length} more lines.`;
+  }
+  return out;
 }
