@@ -20,11 +20,19 @@ import type {
   InteractionResult,
   ModalRequest,
   UserMessageRequest,
+  SetOverwriteRequest,
+  ClearOverwriteRequest,
+  SetRolePermissionsRequest,
+  DeleteChannelRequest,
+  ChannelPermissionsView,
+  RolePermissionsView,
 } from './test-api.ts';
+import type { PermissionName } from './server.ts';
 import type { Choice } from './validate.ts';
 
 export type { AutocompleteRequest, CommandRequest, ComponentRequest, DisconnectRequest, FaultRequest, InteractionResult, ModalRequest, UserMessageRequest };
 export type { InteractionOutcome, QueuedFault, Rejection, SessionInfo, Choice };
+export type { SetOverwriteRequest, ClearOverwriteRequest, SetRolePermissionsRequest, DeleteChannelRequest, ChannelPermissionsView, RolePermissionsView, PermissionName };
 
 export interface ChannelSummary {
   id: string;
@@ -226,6 +234,39 @@ export class EmulatorClient {
   /** Every message of one author ("bot" for the bot), compact. */
   messagesBy(author: string): Promise<{ messages: Array<{ id: string; channelId: string; dmRecipientId: string | null; nonce: string | number | null; content: string; edited: boolean }> }> {
     return this.call('GET', `/messages?author=${encodeURIComponent(author)}`);
+  }
+
+  /**
+   * Sets one role's or member's permission overwrite in a channel (name in the home guild, or id),
+   * replacing the one it had: `role` is a role name, '@everyone', or the bot's name for its managed
+   * role; `user` an alias or 'bot'. The bot receives CHANNEL_UPDATE. Returns the bot's permissions there.
+   */
+  setOverwrite(req: SetOverwriteRequest): Promise<ChannelPermissionsView> {
+    const { channel, ...rest } = req;
+    return this.call('PUT', `/channels/${encodeURIComponent(channel)}/overwrites`, rest);
+  }
+
+  /** Removes one role's or member's overwrite from a channel (CHANNEL_UPDATE). */
+  clearOverwrite(req: ClearOverwriteRequest): Promise<ChannelPermissionsView> {
+    const q = new URLSearchParams();
+    if (req.role !== undefined) q.set('role', req.role);
+    if (req.user !== undefined) q.set('user', req.user);
+    return this.call('DELETE', `/channels/${encodeURIComponent(req.channel)}/overwrites?${q.toString()}`);
+  }
+
+  /** Sets a role's permissions in the home guild (GUILD_ROLE_UPDATE): '@everyone', 'Moderator', the bot's name for its managed role. */
+  setRolePermissions(req: SetRolePermissionsRequest): Promise<RolePermissionsView> {
+    return this.call('PUT', `/roles/${encodeURIComponent(req.role)}/permissions`, { permissions: req.permissions });
+  }
+
+  /** Deletes a channel, its threads and messages (CHANNEL_DELETE); the bot then meets 10003 Unknown Channel. */
+  deleteChannel(req: DeleteChannelRequest): Promise<{ deleted: string }> {
+    return this.call('DELETE', `/channels/${encodeURIComponent(req.channel)}`);
+  }
+
+  /** A channel's overwrites and the effective permissions there of `user` (default: the bot). */
+  channelPermissions(channel: string, user?: string): Promise<ChannelPermissionsView> {
+    return this.call('GET', `/channels/${encodeURIComponent(channel)}/permissions${user ? `?user=${encodeURIComponent(user)}` : ''}`);
   }
 
   /** Polls `probe` until it returns a truthy value (e.g. a deferred reply was edited). */

@@ -14,9 +14,13 @@ import type {
   GatewayMessageUpdateDispatchData,
   GatewayReadyDispatchData,
   GatewayThreadCreateDispatchData,
+  GatewayChannelUpdateDispatchData,
+  GatewayChannelDeleteDispatchData,
+  GatewayThreadDeleteDispatchData,
+  GatewayGuildRoleUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { apiChannel, apiCurrentUser, apiGatewayGuild, apiMember, apiMessage } from './serialize.ts';
+import { apiChannel, apiCurrentUser, apiGatewayGuild, apiMember, apiMessage, apiRole } from './serialize.ts';
 import type { EmulatorEvent, EmulatorState, MessageRecord } from './state.ts';
 import type { EmulatorLogger } from './logger.ts';
 
@@ -109,6 +113,10 @@ export interface DispatchData {
   MESSAGE_UPDATE: GatewayMessageUpdateDispatchData;
   MESSAGE_DELETE: GatewayMessageDeleteDispatchData;
   THREAD_CREATE: GatewayThreadCreateDispatchData;
+  THREAD_DELETE: GatewayThreadDeleteDispatchData;
+  CHANNEL_UPDATE: GatewayChannelUpdateDispatchData;
+  CHANNEL_DELETE: GatewayChannelDeleteDispatchData;
+  GUILD_ROLE_UPDATE: GatewayGuildRoleUpdateDispatchData;
   INTERACTION_CREATE: Record<string, unknown>;
 }
 export type DispatchName = keyof DispatchData;
@@ -454,6 +462,28 @@ export class Gateway {
         // Private threads reach only sessions whose bot may see them (it is a member of those it starts).
         const thread = { ...(apiChannel(this.state, e.channel) as GatewayThreadCreateDispatchData), newly_created: true as const };
         this.dispatch('THREAD_CREATE', e.channel.guildId, (s) => (s.intents & Intent.Guilds ? thread : null));
+        return;
+      }
+      case 'channel.update': {
+        // Bots receive every channel of their guilds, seen or not (GUILD_CREATE lists them all too).
+        const channel = apiChannel(this.state, e.channel) as GatewayChannelUpdateDispatchData;
+        this.dispatch('CHANNEL_UPDATE', e.channel.guildId, (s) => (s.intents & Intent.Guilds ? channel : null));
+        return;
+      }
+      case 'channel.delete': {
+        const c = e.channel;
+        if (c.thread) {
+          const d: GatewayThreadDeleteDispatchData = { id: c.id, guild_id: c.guildId ?? '', parent_id: c.thread.parentId, type: c.type as 11 | 12 };
+          this.dispatch('THREAD_DELETE', c.guildId, (s) => (s.intents & Intent.Guilds ? d : null));
+        } else {
+          const channel = apiChannel(this.state, c) as GatewayChannelDeleteDispatchData;
+          this.dispatch('CHANNEL_DELETE', c.guildId, (s) => (s.intents & Intent.Guilds ? channel : null));
+        }
+        return;
+      }
+      case 'role.update': {
+        const d: GatewayGuildRoleUpdateDispatchData = { guild_id: e.guildId, role: apiRole(e.role) };
+        this.dispatch('GUILD_ROLE_UPDATE', e.guildId, (s) => (s.intents & Intent.Guilds ? d : null));
         return;
       }
       default:

@@ -116,8 +116,8 @@ export class Interactions {
     const token = `aW50ZXJhY3Rpb246${Buffer.from(`${id}:`).toString('base64url')}${randomBytes(48).toString('base64url')}`;
     const channel = input.channel;
     const guild = channel.guildId ? state.guilds.get(channel.guildId) : undefined;
-    const userPerms = state.permissionsIn(channel, input.user.id);
-    const botPerms = state.permissionsIn(channel, state.application.botUserId);
+    const userPerms = state.computedPermissionsIn(channel, input.user.id);
+    const botPerms = state.computedPermissionsIn(channel, state.application.botUserId);
     // The envelope every interaction shares, typed by discord-api-types (a missing or mistyped
     // field fails the type check); `data` is whatever the caller built for the interaction's type.
     const payload: Omit<APIBaseInteraction<ApiInteractionType, unknown>, 'type'> & { type: number; [field: string]: unknown } = {

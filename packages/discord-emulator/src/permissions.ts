@@ -127,8 +127,22 @@ export function channelPermissions(
   perms = (perms & ~deny) | allow;
   const own = overwrites.find((o) => o.type === 1 && o.id === member.userId);
   if (own) perms = (perms & ~own.deny) | own.allow;
-  // Without VIEW_CHANNEL nothing else in the channel applies.
+  // The implicit rules (no View Channel, no Send Messages) are not applied here: these are the bits
+  // Discord's documented algorithm gives, the ones discord.js's `permissionsFor` computes and
+  // interactions carry. `implicitPermissions` applies them where an action is checked.
+  return perms;
+}
+
+/**
+ * Discord's implicit permissions (Permissions topic): without View Channel a member has nothing in
+ * the channel; without Send Messages they cannot mention everyone, send TTS, embed links or attach
+ * files either (Administrator and owners, who hold every bit, are unaffected).
+ */
+export function implicitPermissions(perms: bigint): bigint {
   if (!(perms & Permission.VIEW_CHANNEL)) return 0n;
+  if (!(perms & Permission.SEND_MESSAGES)) {
+    perms &= ~(Permission.MENTION_EVERYONE | Permission.SEND_TTS_MESSAGES | Permission.EMBED_LINKS | Permission.ATTACH_FILES);
+  }
   return perms;
 }
 

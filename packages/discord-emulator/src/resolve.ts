@@ -297,12 +297,12 @@ function resolveUserOption(state: EmulatorState, channel: ChannelRecord, ref: st
   (resolved.users ??= {})[user.id] = apiUser(user);
   const member = channel.guildId ? state.member(channel.guildId, user.id) : undefined;
   if (member) {
-    (resolved.members ??= {})[user.id] = { ...apiMemberFields(member), permissions: state.permissionsIn(channel, user.id).toString() };
+    (resolved.members ??= {})[user.id] = { ...apiMemberFields(member), permissions: state.computedPermissionsIn(channel, user.id).toString() };
   }
   return user.id;
 }
 
 /** Resolved channels carry the invoking user's permissions in them. */
 function addChannel(state: EmulatorState, actor: UserRecord, target: ChannelRecord, resolved: Resolved): void {
-  (resolved.channels ??= {})[target.id] = { ...apiChannel(state, target), permissions: state.permissionsIn(target, actor.id).toString() };
+  (resolved.channels ??= {})[target.id] = { ...apiChannel(state, target), permissions: state.computedPermissionsIn(target, actor.id).toString() };
 }

@@ -12,6 +12,7 @@ import type { Interactions } from './interactions.ts';
 import type { RateLimiter } from './rate-limits.ts';
 import type { EmulatorLogger } from './logger.ts';
 import { createFromPayload, editFromPayload, validateOrThrow } from './messages.ts';
+import type { MessagePayload } from './validate.ts';
 import { Permission, hasPermission } from './permissions.ts';
 import { apiChannel, apiCurrentUser, apiGuild, apiMember, apiMessage, apiRole, apiUser } from './serialize.ts';
 import type { RestStats } from './rest-stats.ts';
@@ -242,9 +243,13 @@ export class RestApi {
   private threadParent(id: string): ChannelRecord {
     const parent = this.channel(id);
     if (parent.type !== ChannelKind.GuildText) throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
-    const perms = this.botPerms(parent);
-    if (!hasPermission(perms, Permission.CREATE_PUBLIC_THREADS)) throw Errors.missingPermissions();
     return parent;
+  }
+
+  /** Public threads need Create Public Threads, private ones Create Private Threads. */
+  private requireThreadPermission(parent: ChannelRecord, type: 11 | 12): void {
+    const needed = type === ChannelKind.PrivateThread ? Permission.CREATE_PRIVATE_THREADS : Permission.CREATE_PUBLIC_THREADS;
+    if (!hasPermission(this.botPerms(parent), needed)) throw Errors.missingPermissions();
   }
 
   private threadInput(body: unknown, withType: boolean): { name: string; autoArchive: 60 | 1440 | 4320 | 10080; type: 11 | 12 } {
@@ -278,6 +283,15 @@ export class RestApi {
     this.state.channelMessages.set(id, []);
     this.state.emit({ type: 'thread.create', channel });
     return channel;
+  }
+
+  /**
+   * Without Embed Links Discord still posts (or edits) the message and silently drops its embeds.
+   * (Interaction responses and follow-ups are not bound by it: they are answered elsewhere.)
+   */
+  private withoutForbiddenEmbeds(channel: ChannelRecord, payload: MessagePayload): MessagePayload {
+    if (!payload.embeds?.length || hasPermission(this.botPerms(channel), Permission.EMBED_LINKS)) return payload;
+    return { ...payload, embeds: [] };
   }
 
   private botPerms(channel: ChannelRecord): bigint {
@@ -465,6 +479,7 @@ export class RestApi {
       if (state.channels.has(message.id)) throw new ApiError(400, 160004, 'A thread has already been created for this message');
       const { json: body } = await ctx.body();
       const input = this.threadInput(body, false);
+      this.requireThreadPermission(parent, ChannelKind.PublicThread);
       const thread = this.startThread(parent, message.id, input.name, input.autoArchive, ChannelKind.PublicThread);
       // The message now has a thread (flag HAS_THREAD, and its `thread` field): Discord announces it as an update.
       state.updateMessage(message, { flags: message.flags | 32 }, false);
@@ -474,10 +489,13 @@ export class RestApi {
       const parent = this.threadParent(ctx.params.channelId as string);
       const { json: body } = await ctx.body();
       const input = this.threadInput(body, true);
+      this.requireThreadPermission(parent, input.type);
       return json(201, apiChannel(state, this.startThread(parent, state.ids.next(), input.name, input.autoArchive, input.type)));
     });
     r.post('/channels/:channelId/typing', ({ params }) => {
-      this.channel(params.channelId as string);
+      // Typing needs what sending needs (in a thread: SEND_MESSAGES_IN_THREADS).
+      const channel = this.channel(params.channelId as string);
+      if (!hasPermission(this.botPerms(channel), Permission.SEND_MESSAGES)) throw Errors.missingPermissions();
       return noContent();
     });
     r.post('/channels/:channelId/messages', async (ctx) => this.createMessage(ctx));
@@ -492,7 +510,9 @@ export class RestApi {
       const message = this.message(channel, ctx.params.messageId as string);
       if (message.authorId !== bot().id) throw Errors.cannotEditOthers();
       const { json: body, files } = await ctx.body();
-      const payload = validateOrThrow(body ?? {}, {});
+      const payload = this.withoutForbiddenEmbeds(channel, validateOrThrow(body ?? {}, {}));
+      // Editing one's own message needs only View Channel, but an upload in the edit needs Attach Files.
+      if (files.length && !hasPermission(this.botPerms(channel), Permission.ATTACH_FILES)) throw Errors.missingPermissions();
       return json(200, apiMessage(state, editFromPayload(state, message, payload, files, this.deps.baseUrl())));
     });
     r.delete('/channels/:channelId/messages/:messageId', ({ params }) => {
@@ -572,8 +592,10 @@ export class RestApi {
     const perms = this.botPerms(channel);
     if (!hasPermission(perms, Permission.SEND_MESSAGES)) throw Errors.missingPermissions();
     const { json: body, files } = await ctx.body();
-    const payload = validateOrThrow(body ?? {}, {});
+    const payload = this.withoutForbiddenEmbeds(channel, validateOrThrow(body ?? {}, {}));
     if (files.length && !hasPermission(perms, Permission.ATTACH_FILES)) throw Errors.missingPermissions();
+    // A reply needs Read Message History (it reads the message it answers).
+    if (payload.messageReference && !hasPermission(perms, Permission.READ_MESSAGE_HISTORY)) throw Errors.missingPermissions();
     if (channel.type === ChannelKind.DM) {
       const recipient = channel.recipientId ? state.users.get(channel.recipientId) : undefined;
       if (!recipient || recipient.bot || !recipient.dmsOpen) throw Errors.cannotSendToUser();

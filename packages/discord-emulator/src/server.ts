@@ -5,7 +5,7 @@
  * the definition, so the same definition gives the same ids on every run and a person can
  * bookmark them.
  */
-import { DEFAULT_EVERYONE_PERMISSIONS, Permission } from './permissions.ts';
+import { DEFAULT_EVERYONE_PERMISSIONS, Permission, type PermissionOverwrite } from './permissions.ts';
 import { snowflakeFrom } from './snowflake.ts';
 import { ChannelKind, isoTimestamp, type EmulatorState, type GuildRecord, type UserRecord } from './state.ts';
 
@@ -29,9 +29,25 @@ export interface RoleDefinition {
   readonly permissions?: bigint;
 }
 
+/** A permission by its name in `Permission` ("VIEW_CHANNEL", "SEND_MESSAGES", …). */
+export type PermissionName = keyof typeof Permission;
+
+/**
+ * One permission overwrite of a channel: for a role (its name, '@everyone', or the bot's managed
+ * role by the bot's name) or for a member (a user alias, or 'bot'), exactly one of the two.
+ */
+export interface OverwriteDefinition {
+  readonly role?: string;
+  readonly user?: string;
+  readonly allow?: readonly PermissionName[];
+  readonly deny?: readonly PermissionName[];
+}
+
 export interface ChannelDefinition {
   readonly name: string;
   readonly topic?: string;
+  /** The channel's permission overwrites (default none: the roles' permissions apply). */
+  readonly overwrites?: readonly OverwriteDefinition[];
 }
 
 export interface GuildDefinition {
@@ -46,6 +62,37 @@ export interface GuildDefinition {
   /** alias -> the names of its roles. */
   readonly memberRoles?: Readonly<Record<string, readonly string[]>>;
   readonly systemChannel?: string;
+  /** The permissions of the bot's managed role (default `DEFAULT_BOT_PERMISSIONS`: view, send, embed, attach, history, react, commands). */
+  readonly botPermissions?: readonly PermissionName[];
+}
+
+/** What the bot's managed role gets when the definition does not say (what an invite link would grant). */
+export const DEFAULT_BOT_PERMISSIONS: readonly PermissionName[] = [
+  'VIEW_CHANNEL',
+  'SEND_MESSAGES',
+  'SEND_MESSAGES_IN_THREADS',
+  'EMBED_LINKS',
+  'ATTACH_FILES',
+  'READ_MESSAGE_HISTORY',
+  'ADD_REACTIONS',
+  'USE_EXTERNAL_EMOJIS',
+  'USE_APPLICATION_COMMANDS',
+];
+
+/** The bits of a list of permission names; throws on an unknown name. */
+export function permissionBits(names: readonly string[], where = 'permissions'): bigint {
+  let bits = 0n;
+  for (const name of names) {
+    const bit = (Permission as Record<string, bigint>)[name];
+    if (bit === undefined) throw new Error(`${where}: unknown permission "${name}"; known: ${Object.keys(Permission).join(', ')}`);
+    bits |= bit;
+  }
+  return bits;
+}
+
+/** The names of the bits set in `bits` (those `Permission` lists), in `Permission`'s order. */
+export function permissionNames(bits: bigint): PermissionName[] {
+  return (Object.keys(Permission) as PermissionName[]).filter((n) => (bits & Permission[n]) !== 0n);
 }
 
 export interface ServerDefinition {
@@ -191,16 +238,7 @@ export function seedServer<const S extends ServerDefinition>(state: EmulatorStat
       color: 0,
       hoist: false,
       position: roleDefs.length + 1,
-      permissions:
-        Permission.VIEW_CHANNEL |
-        Permission.SEND_MESSAGES |
-        Permission.SEND_MESSAGES_IN_THREADS |
-        Permission.EMBED_LINKS |
-        Permission.ATTACH_FILES |
-        Permission.READ_MESSAGE_HISTORY |
-        Permission.ADD_REACTIONS |
-        Permission.USE_EXTERNAL_EMOJIS |
-        Permission.USE_APPLICATION_COMMANDS,
+      permissions: permissionBits(g.botPermissions ?? DEFAULT_BOT_PERMISSIONS, `guild "${g.name}": botPermissions`),
       managed: true,
       mentionable: false,
       botId: botUserId,
@@ -223,6 +261,17 @@ export function seedServer<const S extends ServerDefinition>(state: EmulatorStat
     state.guilds.set(guildId, guild);
 
     const channels = {} as Record<string, string>;
+    const overwritesOf = (c: ChannelDefinition): PermissionOverwrite[] => {
+      const out: PermissionOverwrite[] = [];
+      for (const o of c.overwrites ?? []) {
+        const where = `guild "${g.name}", channel "${c.name}"`;
+        if ((o.role === undefined) === (o.user === undefined)) fail(`${where}: an overwrite names either a role or a user`);
+        const target = resolveOverwriteTarget(state, guild, o, def.bot.username) ?? fail(`${where}: no ${o.role !== undefined ? `role "${o.role}"` : `member "${o.user}"`}`);
+        if (out.some((x) => x.id === target.id)) fail(`${where}: two overwrites for the same ${o.role !== undefined ? 'role' : 'member'}`);
+        out.push({ ...target, allow: permissionBits(o.allow ?? [], where), deny: permissionBits(o.deny ?? [], where) });
+      }
+      return out;
+    };
     g.channels.forEach((c, i) => {
       if (!/^[-_\p{Ll}\p{N}]{1,100}$/u.test(c.name)) fail(`guild "${g.name}": channel name "${c.name}" must be lowercase, without spaces`);
       if (channels[c.name]) fail(`guild "${g.name}": channel "${c.name}" is defined twice`);
@@ -235,7 +284,7 @@ export function seedServer<const S extends ServerDefinition>(state: EmulatorStat
         name: c.name,
         position: i,
         topic: c.topic ?? null,
-        overwrites: [],
+        overwrites: overwritesOf(c),
         recipientId: null,
         lastMessageId: null,
       });
@@ -246,6 +295,35 @@ export function seedServer<const S extends ServerDefinition>(state: EmulatorStat
   });
 
   return { applicationId: botUserId, botUserId, users: users as Record<UserAlias<S>, string>, guilds: guilds as unknown as GuildHandles<S> };
+}
+
+/**
+ * The id and type of an overwrite's target: a role by name ('@everyone', the bot's managed role by
+ * the bot's name) or id; a member by alias, id, or 'bot'. undefined when there is none.
+ */
+export function resolveOverwriteTarget(
+  state: EmulatorState,
+  guild: GuildRecord,
+  o: { role?: string | undefined; user?: string | undefined },
+  botName: string = state.application?.name ?? '',
+): { id: string; type: 0 | 1 } | undefined {
+  if (o.role !== undefined) {
+    const name = o.role.trim();
+    if (name === '@everyone') return { id: guild.id, type: 0 };
+    const byId = guild.roles.get(name);
+    if (byId) return { id: byId.id, type: 0 };
+    const lower = name.replace(/^@/, '').toLowerCase();
+    const roles = [...guild.roles.values()];
+    // The bot's managed role is named after the bot (a defined role of the same name comes first).
+    const role = roles.find((r) => !r.managed && r.name.toLowerCase() === lower) ?? roles.find((r) => r.managed && r.name.toLowerCase() === lower && lower === botName.toLowerCase());
+    return role ? { id: role.id, type: 0 } : undefined;
+  }
+  if (o.user !== undefined) {
+    const ref = o.user.trim();
+    const id = ref === 'bot' ? state.application.botUserId : (state.users.get(ref)?.id ?? [...state.users.values()].find((u) => u.alias === ref.toLowerCase())?.id);
+    return id && guild.members.has(id) ? { id, type: 1 } : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import type {
 } from 'discord-api-types/v10';
 import type { EmulatorClock } from './clock.ts';
 import type { ErrorTree } from './errors.ts';
-import { channelPermissions, basePermissions, DM_PERMISSIONS, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
+import { channelPermissions, basePermissions, DM_PERMISSIONS, implicitPermissions, type PermissionGuild, type PermissionOverwrite } from './permissions.ts';
 import { compareSnowflakes, SnowflakeGenerator } from './snowflake.ts';
 
 export interface UserRecord {
@@ -173,6 +173,12 @@ export type EmulatorEvent =
   | { type: 'commands.update'; guildId: string | null; count: number }
   | { type: 'dms.update'; userId: string; open: boolean }
   | { type: 'thread.create'; channel: ChannelRecord }
+  /** A channel's settings changed (its permission overwrites). */
+  | { type: 'channel.update'; channel: ChannelRecord }
+  /** A channel (or a thread, with its parent) was deleted. */
+  | { type: 'channel.delete'; channel: ChannelRecord }
+  /** A role's permissions changed. */
+  | { type: 'role.update'; guildId: string; role: RoleRecord }
   | { type: 'clock.advance'; now: string; offsetMs: number }
   | { type: 'gateway'; event: 'identify' | 'resume' | 'close'; sessionId: string; code?: number };
 
@@ -320,8 +326,21 @@ export class EmulatorState {
     return basePermissions(this.permissionGuild(guild), { userId, roleIds: member.roles });
   }
 
-  /** Permissions of a user in a channel, overwrites applied. DMs: the fixed DM set for its participants. */
+  /**
+   * What a user may do in a channel: overwrites applied, then Discord's implicit rules (nothing
+   * without View Channel; no uploads, embeds or mass mentions without Send Messages). What every
+   * route checks. DMs: the fixed DM set for its participants.
+   */
   permissionsIn(channel: ChannelRecord, userId: string): bigint {
+    return implicitPermissions(this.computedPermissionsIn(channel, userId));
+  }
+
+  /**
+   * The permission bits Discord reports for a user in a channel (app_permissions, member.permissions
+   * in interactions): roles and overwrites, as discord.js's `permissionsFor` computes them, without
+   * the implicit rules.
+   */
+  computedPermissionsIn(channel: ChannelRecord, userId: string): bigint {
     if (channel.type === ChannelKind.DM) {
       return userId === channel.recipientId || userId === this.application.botUserId ? DM_PERMISSIONS : 0n;
     }
@@ -330,7 +349,7 @@ export class EmulatorState {
       // private thread is seen only by its members (and those who may manage threads).
       const parent = this.channels.get(channel.thread.parentId);
       if (!parent) return 0n;
-      let perms = this.permissionsIn(parent, userId);
+      let perms = this.computedPermissionsIn(parent, userId);
       if (channel.type === ChannelKind.PrivateThread && !channel.thread.memberIds.includes(userId) && (perms & (1n << 34n)) === 0n) return 0n;
       const SEND = 1n << 11n;
       perms = (perms & (1n << 38n)) !== 0n ? perms | SEND : perms & ~SEND;
@@ -373,6 +392,44 @@ export class EmulatorState {
   /** Whether a user can see a channel at all (guild members with VIEW_CHANNEL; DM participants). */
   canView(channel: ChannelRecord, userId: string): boolean {
     return (this.permissionsIn(channel, userId) & (1n << 10n)) !== 0n;
+  }
+
+  // ---- channel and role settings (what a server's moderators change) -------------------------
+
+  /** Replaces (or adds) the overwrite of one role or member in a guild channel; allow and deny both 0 removes it. */
+  setOverwrite(channel: ChannelRecord, target: { id: string; type: 0 | 1 }, allow: bigint, deny: bigint): void {
+    if (channel.type !== ChannelKind.GuildText) throw new Error('only guild text channels have permission overwrites here');
+    const rest = channel.overwrites.filter((o) => o.id !== target.id);
+    channel.overwrites = allow === 0n && deny === 0n ? rest : [...rest, { id: target.id, type: target.type, allow, deny }];
+    this.emit({ type: 'channel.update', channel });
+  }
+
+  clearOverwrite(channel: ChannelRecord, targetId: string): boolean {
+    const before = channel.overwrites.length;
+    channel.overwrites = channel.overwrites.filter((o) => o.id !== targetId);
+    if (channel.overwrites.length === before) return false;
+    this.emit({ type: 'channel.update', channel });
+    return true;
+  }
+
+  setRolePermissions(guild: GuildRecord, role: RoleRecord, permissions: bigint): void {
+    role.permissions = permissions;
+    this.emit({ type: 'role.update', guildId: guild.id, role });
+  }
+
+  /** Deletes a guild channel, its threads and their messages (Discord's CHANNEL_DELETE / THREAD_DELETE). */
+  deleteChannel(channel: ChannelRecord): void {
+    if (channel.type === ChannelKind.DM) throw new Error('a DM channel cannot be deleted');
+    const threads = [...this.channels.values()].filter((c) => c.thread?.parentId === channel.id);
+    for (const c of [...threads, channel]) {
+      for (const id of this.channelMessages.get(c.id) ?? []) this.messages.delete(id);
+      this.channelMessages.delete(c.id);
+      this.channels.delete(c.id);
+    }
+    const guild = channel.guildId ? this.guilds.get(channel.guildId) : undefined;
+    if (guild && guild.systemChannelId === channel.id) guild.systemChannelId = null;
+    for (const c of threads) this.emit({ type: 'channel.delete', channel: c });
+    this.emit({ type: 'channel.delete', channel });
   }
 
   // ---- messages -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import { computeMentions, MessageKind } from './messages.ts';
 import { Permission, hasPermission } from './permissions.ts';
 import { buildCommandData, findUsableCommand, parseCommandInput, TestInputError } from './resolve.ts';
 import { apiChannel, apiMemberFields, apiMessage, apiRole, apiUser } from './serialize.ts';
+import { permissionBits, permissionNames, resolveOverwriteTarget, type PermissionName } from './server.ts';
 import { ChannelKind, walkComponents, type ChannelRecord, type EmulatorEvent, type EmulatorState, type MessageRecord, type UserRecord } from './state.ts';
 
 export interface TestApiDeps {
@@ -32,6 +33,10 @@ export interface TestApiDeps {
 }
 
 const ref = z.string().trim().min(1);
+const permissionName = z.enum(Object.keys(Permission) as [PermissionName, ...PermissionName[]]);
+const overwriteTarget = { role: ref.optional(), user: ref.optional() };
+const oneTarget = (o: { role?: string | undefined; user?: string | undefined }) => (o.role === undefined) !== (o.user === undefined);
+const oneTargetMessage = { message: 'give either role (a role name, "@everyone", or the bot\'s name for its role) or user (an alias, or "bot")' };
 
 export const schemas = {
   command: z.object({
@@ -81,6 +86,12 @@ export const schemas = {
     global: z.boolean().optional(),
     count: z.number().int().min(1).max(1000).optional(),
   }).refine((f) => (f.status === undefined) !== (f.delayMs === undefined), { message: 'give either status (an error) or delayMs (a late answer)' }),
+  setOverwrite: z
+    .object({ channel: ref, ...overwriteTarget, allow: z.array(permissionName).default([]), deny: z.array(permissionName).default([]) })
+    .refine(oneTarget, oneTargetMessage),
+  clearOverwrite: z.object({ channel: ref, ...overwriteTarget }).refine(oneTarget, oneTargetMessage),
+  setRolePermissions: z.object({ role: ref, permissions: z.array(permissionName) }),
+  deleteChannel: z.object({ channel: ref }),
   disconnect: z.object({
     mode: z.enum(['close', 'terminate', 'reconnect', 'invalidate']).optional(),
     code: z.number().int().min(1000).max(4999).optional(),
@@ -94,6 +105,29 @@ export type ModalRequest = z.input<typeof schemas.modal>;
 export type UserMessageRequest = z.input<typeof schemas.message>;
 export type FaultRequest = z.input<typeof schemas.fault>;
 export type DisconnectRequest = z.input<typeof schemas.disconnect>;
+export type SetOverwriteRequest = { channel: string; role?: string; user?: string; allow?: PermissionName[]; deny?: PermissionName[] };
+export type ClearOverwriteRequest = { channel: string; role?: string; user?: string };
+export type SetRolePermissionsRequest = { role: string; permissions: PermissionName[] };
+export type DeleteChannelRequest = { channel: string };
+
+/** A channel's permission settings, and what they give a member (the bot unless asked for another). */
+export interface ChannelPermissionsView {
+  channel: { id: string; name: string | null; guild_id: string | null };
+  overwrites: Array<{ id: string; type: 0 | 1; name: string; allow: PermissionName[]; deny: PermissionName[] }>;
+  /** The member whose effective permissions `permissions` lists. */
+  member: { id: string; name: string };
+  /** The bits roles and overwrites give (what app_permissions carries, what discord.js's permissionsFor computes). */
+  permissions: PermissionName[];
+  /** What the member may actually do there: `permissions` after Discord's implicit rules (nothing without View Channel; no files or embeds without Send Messages). */
+  effective: PermissionName[];
+  /** `permissions` as Discord's decimal bit string. */
+  bits: string;
+}
+
+export interface RolePermissionsView {
+  role: { id: string; name: string; guild_id: string };
+  permissions: PermissionName[];
+}
 
 /** What the interaction endpoints return. */
 export interface InteractionResult {
@@ -435,11 +469,88 @@ export class TestApi {
       return json(200, { disconnected: this.deps.gateway.disconnect(input) });
     });
 
+    // Server settings a moderator changes: channel overwrites, role permissions, channels. Each
+    // change reaches the bot as Discord's gateway events (CHANNEL_UPDATE, GUILD_ROLE_UPDATE, CHANNEL_DELETE).
+    r.get('/channels/:channel/permissions', ({ params, query }) => {
+      const channel = this.settingsChannel(params.channel as string);
+      const as = query.get('user');
+      return json(200, this.channelPermissionsView(channel, as ? this.user(as).id : state.application.botUserId));
+    });
+    r.put('/channels/:channel/overwrites', async (ctx) => {
+      const input = schemas.setOverwrite.parse({ ...(((await ctx.body()).json ?? {}) as object), channel: ctx.params.channel });
+      const channel = this.settingsChannel(input.channel);
+      state.setOverwrite(channel, this.overwriteTarget(channel, input), permissionBits(input.allow), permissionBits(input.deny));
+      return json(200, this.channelPermissionsView(channel, state.application.botUserId));
+    });
+    r.delete('/channels/:channel/overwrites', ({ params, query }) => {
+      const input = schemas.clearOverwrite.parse({ channel: params.channel, role: query.get('role') ?? undefined, user: query.get('user') ?? undefined });
+      const channel = this.settingsChannel(input.channel);
+      state.clearOverwrite(channel, this.overwriteTarget(channel, input).id);
+      return json(200, this.channelPermissionsView(channel, state.application.botUserId));
+    });
+    r.delete('/channels/:channel', ({ params }) => {
+      const channel = this.settingsChannel(schemas.deleteChannel.parse({ channel: params.channel }).channel);
+      state.deleteChannel(channel);
+      return json(200, { deleted: channel.id });
+    });
+    r.put('/roles/:role/permissions', async (ctx) => {
+      const input = schemas.setRolePermissions.parse({ ...(((await ctx.body()).json ?? {}) as object), role: ctx.params.role });
+      const guild = state.guild;
+      const target = resolveOverwriteTarget(state, guild, { role: input.role });
+      const role = target ? guild.roles.get(target.id) : undefined;
+      if (!role) throw new TestInputError(`unknown role "${input.role}"; roles: ${[...guild.roles.values()].map((x) => x.name).join(', ')}`, 404);
+      state.setRolePermissions(guild, role, permissionBits(input.permissions));
+      return json(200, { role: { id: role.id, name: role.name, guild_id: guild.id }, permissions: permissionNames(role.permissions) });
+    });
+
     r.get('/events', (ctx) => {
       this.openStream((ctx as RequestContext & { res: ServerResponse }).res);
       return null;
     });
 
+  }
+
+  /** A guild text channel by name (the home guild), mention or id. */
+  private settingsChannel(refStr: string): ChannelRecord {
+    const r = refStr.trim();
+    const byId = this.state.channels.get(r.replace(/^<#(\d+)>$/, '$1'));
+    const name = r.replace(/^#/, '').toLowerCase();
+    const channel = byId ?? [...this.state.channels.values()].find((c) => c.guildId === this.state.guild.id && c.type === ChannelKind.GuildText && c.name === name);
+    if (!channel || channel.type !== ChannelKind.GuildText) {
+      const known = [...this.state.channels.values()].filter((c) => c.guildId === this.state.guild.id && c.type === ChannelKind.GuildText).map((c) => c.name);
+      throw new TestInputError(`unknown channel "${refStr}"; use an id or one of: ${known.join(', ')}`, 404);
+    }
+    return channel;
+  }
+
+  private overwriteTarget(channel: ChannelRecord, o: { role?: string | undefined; user?: string | undefined }): { id: string; type: 0 | 1 } {
+    const guild = channel.guildId ? this.state.guilds.get(channel.guildId) : undefined;
+    const target = guild ? resolveOverwriteTarget(this.state, guild, o) : undefined;
+    if (!target) {
+      throw new TestInputError(o.role !== undefined ? `unknown role "${o.role}" in this channel's server` : `"${o.user}" is not a member of this channel's server`, 404);
+    }
+    return target;
+  }
+
+  private channelPermissionsView(channel: ChannelRecord, memberId: string): ChannelPermissionsView {
+    const { state } = this;
+    const guild = channel.guildId ? state.guilds.get(channel.guildId) : undefined;
+    const user = state.users.get(memberId);
+    const bits = state.computedPermissionsIn(channel, memberId);
+    return {
+      channel: { id: channel.id, name: channel.name, guild_id: channel.guildId },
+      overwrites: channel.overwrites.map((o) => ({
+        id: o.id,
+        type: o.type,
+        name: o.type === 0 ? (guild?.roles.get(o.id)?.name ?? o.id) : (state.users.get(o.id)?.username ?? o.id),
+        allow: permissionNames(o.allow),
+        deny: permissionNames(o.deny),
+      })),
+      member: { id: memberId, name: user?.username ?? memberId },
+      permissions: permissionNames(bits),
+      effective: permissionNames(state.permissionsIn(channel, memberId)),
+      bits: bits.toString(),
+    };
   }
 
   private clockView(): { now: string; offsetMs: number } {
@@ -484,7 +595,7 @@ export class TestApi {
       if (u) {
         (resolved.users ??= {})[u.id] = apiUser(u);
         const member = guild?.members.get(u.id);
-        if (member) (resolved.members ??= {})[u.id] = { ...apiMemberFields(member), permissions: this.state.permissionsIn(channel, u.id).toString() };
+        if (member) (resolved.members ??= {})[u.id] = { ...apiMemberFields(member), permissions: this.state.computedPermissionsIn(channel, u.id).toString() };
         return u.id;
       }
       const role = (type === 6 || type === 7) && guild ? this.state.resolveRole(guild, v) : undefined;
@@ -494,7 +605,7 @@ export class TestApi {
       }
       const ch = type === 8 ? this.state.resolveChannel(v) : undefined;
       if (ch && ch.guildId === channel.guildId) {
-        (resolved.channels ??= {})[ch.id] = { ...apiChannel(this.state, ch), permissions: this.state.permissionsIn(ch, user.id).toString() };
+        (resolved.channels ??= {})[ch.id] = { ...apiChannel(this.state, ch), permissions: this.state.computedPermissionsIn(ch, user.id).toString() };
         return ch.id;
       }
       throw new TestInputError(`"${v}" is not a valid value for select "${customId}"`);
@@ -629,6 +740,11 @@ export class TestApi {
       'GET  /_test/gateway',
       'POST /_test/gateway/disconnect {mode?, code?}',
       'GET|DELETE /_test/rejections',
+      'GET  /_test/channels/:channel/permissions?user=<user> (default: the bot)',
+      'PUT  /_test/channels/:channel/overwrites {role? | user?, allow?, deny?}',
+      'DELETE /_test/channels/:channel/overwrites?role=<role>|user=<user>',
+      'DELETE /_test/channels/:channel',
+      'PUT  /_test/roles/:role/permissions {permissions}',
       'GET|DELETE /_test/rest-stats',
       'GET  /_test/messages?author=<user>|bot',
       'GET  /_test/events (Server-Sent Events)',
