@@ -181,7 +181,7 @@ export class DiscordDeliverer implements Deliverer {
     const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
     // The board is refused in its channel: the moves stay in the DM, with why (src/services/channel-blocks.ts).
-    const blocked = target?.boardBlocked ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
+    const blocked = target?.boardBlocked && !this.usableAgain(p.meta?.guildId, target.channelId, p.notification.kind) ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
     const payload = blocked ? withBlockedBoard(rendered, blocked) : target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
     try {
       const { channelId, msg } = await this.inDm(p.userId, async (channelId) => ({ channelId, msg: await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }) }), target ? target.dmChannelId : undefined);
@@ -245,7 +245,7 @@ export class DiscordDeliverer implements Deliverer {
     const snap = await getGame(this.ctx, p.gameId, null);
     // The refreshed turn DM says what the others did since this player's last move, as the first did.
     const turn = await currentTurnDm(this.ctx, this.games, snap, p.userId, seat.deadlineAt);
-    const { boardBlocked } = snap.game;
+    const boardBlocked = this.usableAgain(snap.game.guildId, snap.game.channelId, snap.game.kind) ? null : snap.game.boardBlocked;
     const body: MessagePayload = boardBlocked ? withBlockedBoard(turn, { ...snap.game, boardBlocked }) : seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
     try {
       const messageId = seat.dmMessageId;
@@ -325,7 +325,8 @@ export class DiscordDeliverer implements Deliverer {
       if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
       // Discord would refuse it (the gateway's cache says what the bot lacks there): no call, the
       // game goes on from DMs until a later change finds the channel usable again.
-      const known = this.missingReason(game.guildId, game.channelId, game.kind);
+      // (Editing its own board needs no Send Messages: only what the board itself needs.)
+      const known = this.missingReason(game.guildId, game.channelId, game.kind, game.boardMessageId !== null);
       if (known) return this.boardRefused(game, known);
       let messageId = game.boardMessageId;
       let posted: APIMessage | null = null;
@@ -395,12 +396,22 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   /** What the gateway's cache says the bot lacks in the channel (null: nothing, or unknown here). */
-  private missingReason(guildId: string | null | undefined, channelId: string, kind: string | null): string | null {
+  private missingReason(guildId: string | null | undefined, channelId: string, kind: string | null, edit = false): string | null {
     if (!guildId) return null;
-    const missing = this.ctx.channels?.missing(guildId, channelId, kind);
+    const missing = this.ctx.channels?.missing(guildId, channelId, kind, { edit });
     if (!missing?.length) return null;
     if (missing.includes(GONE)) return GONE;
     return `missing ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`}`;
+  }
+
+  /**
+   * The gateway's cache says the bot may post the game in its channel again (not merely: it does not
+   * know): a DM written in the change whose board row comes next says nothing of a missing board.
+   */
+  private usableAgain(guildId: string | undefined, channelId: string | null, kind: string): boolean {
+    if (!guildId || !channelId) return false;
+    const missing = this.ctx.channels?.missing(guildId, channelId, kind, { edit: true });
+    return missing !== null && missing !== undefined && missing.length === 0;
   }
 
   private systemChannelOf(guildId: string): string | null {
@@ -422,9 +433,9 @@ export class DiscordDeliverer implements Deliverer {
    * closed-DMs mention): a refusal tells the moderators once and fails the row for good, with why;
    * Discord will not take it as things are.
    */
-  private async inChannel<T>(channelId: string, kind: string | null, call: () => Promise<T>, guildId?: string | null): Promise<T> {
+  private async inChannel<T>(channelId: string, kind: string | null, call: () => Promise<T>, guildId?: string | null, edit = false): Promise<T> {
     const guild = guildId ?? this.guildOf(channelId);
-    const known = this.missingReason(guild, channelId, kind);
+    const known = this.missingReason(guild, channelId, kind, edit);
     if (known) return this.channelRefused(guild, channelId, known);
     try {
       const out = await call();
@@ -482,7 +493,7 @@ export class DiscordDeliverer implements Deliverer {
     if (table.status === 'started') return 'started';
     try {
       const messageId = table.messageId;
-      await this.inChannel(table.channelId, null, () => this.client.rest.patch(Routes.channelMessage(table.channelId, messageId), withFiles(tableMessage(this.games, table))), table.guildId);
+      await this.inChannel(table.channelId, null, () => this.client.rest.patch(Routes.channelMessage(table.channelId, messageId), withFiles(tableMessage(this.games, table))), table.guildId, true);
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;

@@ -149,11 +149,11 @@ export function requireIn(interaction: BaseInteraction, channelId: string, needs
  */
 export function channelAccess(client: Client, games: GameModules): ChannelAccess {
   return {
-    missing(guildId, channelId, kind) {
+    missing(guildId, channelId, kind, opts = {}) {
       const perms = botPermissionsIn(client, guildId, channelId);
       // Not in the cache: unknown here (a thread the cache does not hold); Discord's answer decides.
       if (perms === null || perms === 'gone') return null;
-      const needs = kind === null ? POSTING_NEEDS : gameNeeds(games.get(kind) ?? null);
+      const needs = (kind === null ? POSTING_NEEDS : gameNeeds(games.get(kind) ?? null)).filter((n) => !opts.edit || n.permission !== 'SendMessages');
       return missingNeeds(perms, needs).map((n) => permissionLabel(n.permission));
     },
   };

@@ -26,7 +26,8 @@ export interface ServiceContext {
  * to post messages): empty when it may, null when this process cannot know (no cache).
  */
 export interface ChannelAccess {
-  missing(guildId: string, channelId: string, kind: string | null): string[] | null;
+  /** `edit`: to edit the bot's own message there (Discord asks no Send Messages for that), not to post. */
+  missing(guildId: string, channelId: string, kind: string | null, opts?: { edit?: boolean }): string[] | null;
 }
 
 /**
