@@ -56,8 +56,11 @@ async function allow(channel: string, ...perms: Perm[]): Promise<void> {
 const NOTICE = /Discord doesn't let Stonehall show the board/;
 const dmsOf = async (user: string): Promise<APIMessage[]> => (await h.api.dms(user)).messages;
 const noticesTo = async (user: string, gameId: number) => (await dmsOf(user)).filter((m) => NOTICE.test(m.content) && m.content.includes(`#${gameId}:`));
-const moderatorNotices = async (channelId: string, reason: string) =>
-  (await h.api.messages('general', 'moderator', 100)).messages.filter((m) => m.content.includes(`Discord refuses Stonehall's posts in <#${channelId}> (${reason})`));
+/** The moderators' notices about a channel: in the announcement channel once a cycle set one, else the system channel (#general). */
+const moderatorNotices = async (channelId: string, reason: string) => {
+  const where = (await h.db.prisma.guild.findUnique({ where: { id: h.emulator.guildId } }))?.announcementChannelId ? 'announcements' : 'general';
+  return (await h.api.messages(where, 'moderator', 100)).messages.filter((m) => m.content.includes(`Discord refuses Stonehall's posts in <#${channelId}> (${reason})`));
+};
 /** The newest DM of `user` about game `gameId` that offers buttons of `prefix`. */
 async function turnDm(user: string, gameId: number, prefix: string): Promise<APIMessage> {
   const all = (await dmsOf(user)).filter((m) => buttons(m).some((b) => b.custom_id?.startsWith(`${prefix}:`) && b.custom_id.split(':')[2] === String(gameId)));
@@ -127,6 +130,45 @@ describe('/stonehall-config check', () => {
     expect(report).toMatch(new RegExp(`<#${kb}> \\(games are started here\\): ⚠️ missing \\*\\*Attach Files\\*\\* \\(Crystallia's board is a picture\\)`));
     expect(report).toMatch(/1 channel to fix/);
     await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall-config', options: { 'any-channel': true } });
+  });
+});
+
+describe('a Battle Phase', () => {
+  it('starts its games in the game channels where the bot can post them, and tells the moderators which it passed over', async () => {
+    const { knucklebones: kb, general } = ch();
+    const cmd = (user: string, channel: string, name: string, options: Record<string, unknown>) => h.api.command({ user, channel, name, options });
+    await cmd('moderator', 'general', 'stonehall-config', { 'allow-channel': kb });
+    await cmd('moderator', 'general', 'stonehall-config', { 'allow-channel': general });
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'season-start', name: 'Season P' });
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'start', name: 'Cycle P' });
+    for (const [a, b] of [['alice', 'bob'], ['bob', 'alice'], ['carol', 'dave'], ['dave', 'carol']] as const) {
+      const r = await cmd(a, 'battle-commencement', 'crystallia', { subcommand: 'join', opponent: b });
+      expect(r.response?.message?.content, r.response?.message?.content).toMatch(/intends to play|Match/);
+    }
+    // After the games were listed, Attach Files is taken away in #knucklebones.
+    await deny('knucklebones', 'ATTACH_FILES');
+    const battle = await cmd('moderator', 'general', 'cycle', { subcommand: 'phase', kind: 'battle' });
+    await h.settle();
+    expect(battle.response?.message?.content).toContain(`2 games started.\n⚠️ Passed over <#${kb}> (missing Attach Files for Crystallia): I can't post games there.`);
+    const games = await h.db.prisma.game.findMany({ where: { kind: 'crystallia', cycleId: { not: null } } });
+    expect(games).toHaveLength(2);
+    expect(games.map((g) => g.channelId)).toEqual([general, general]);
+    expect(games.every((g) => g.boardMessageId !== null && g.boardBlocked === null)).toBe(true);
+    const told = (await h.api.messages('announcements', 'moderator', 50)).messages.filter((m) => m.content.includes(`Moderators: Stonehall can't post games in <#${kb}> (missing Attach Files for Crystallia)`));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.content).toContain(`this Battle Phase's games went to <#${general}>`);
+    for (const g of games) {
+      for (const s of await h.db.prisma.seat.findMany({ where: { gameId: g.id } })) {
+        const who = aliasOf(h, s.playerId);
+        const r = await h.api.command({ user: who, channel: 'general', name: 'crystallia', options: { subcommand: 'forfeit', game: g.id } });
+        await h.api.click(who, r.response!.message!.id, buttons(r.response!.message!)[0]!.custom_id!);
+        break;
+      }
+    }
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'end' });
+    await cmd('moderator', 'general', 'cycle', { subcommand: 'season-end' });
+    await cmd('moderator', 'general', 'stonehall-config', { 'any-channel': true });
+    await h.settle();
   });
 });
 
