@@ -36,6 +36,9 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
    */
   async 'g:rematch'(interaction, [gameId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'A rematch is asked for in the server.');
+    // The rematch's board follows in this channel: refused (nothing asked) where it cannot be posted.
+    const finished = await deps.ctx.db.game.findUnique({ where: { id: gameId }, select: { kind: true, channelId: true } });
+    if (finished?.channelId === interaction.channelId) requireHere(interaction, gameNeeds(deps.games.get(finished.kind) ?? null));
     const r = await askRematch(deps.ctx, { gameId, userId: interaction.user.id, guildId: interaction.guildId });
     const title = deps.games.title(r.kind);
     if (r.type === 'asked') {

@@ -115,6 +115,12 @@ describe('/stonehall-config check', () => {
       new RegExp(`Games can't be started in <#${general}>: I can't post messages in <#${general}>.*allow \\*\\*Send Messages\\*\\* for Stonehall there, then try again`),
     );
     expect((await h.db.prisma.guild.findUnique({ where: { id: h.emulator.guildId } }))?.gameChannelIds ?? []).toEqual([]);
+    // So may /cycle config not name it for the announcements.
+    await expectRefused(
+      h.api.command({ user: 'moderator', channel: 'general', name: 'cycle', options: { subcommand: 'config', announcements: general } }),
+      new RegExp(`Phases can’t be announced there: I can't post messages in <#${general}>`),
+    );
+    expect((await h.db.prisma.guild.findUnique({ where: { id: h.emulator.guildId } }))?.announcementChannelId ?? null).toBeNull();
     await allow('general', 'SEND_MESSAGES');
 
     const set = await h.api.command({ user: 'moderator', channel: 'general', name: 'stonehall-config', options: { 'allow-channel': kb } });
