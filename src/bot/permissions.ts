@@ -105,7 +105,8 @@ const botNameOf = (client: Client): string => client.user?.username ?? 'Stonehal
  * bot's permissions in this channel, sent with every interaction).
  */
 export function requireHere(interaction: BaseInteraction, needs: readonly ChannelNeed[], what = ''): void {
-  if (!interaction.inGuild() || !interaction.channelId) return;
+  // (Discord sends app_permissions with every interaction; an old payload without them is not refused.)
+  if (!interaction.inGuild() || !interaction.channelId || !interaction.appPermissions) return;
   const missing = missingNeeds(interaction.appPermissions, needs);
   if (missing.length === 0) return;
   throw new UserError('channel/permissions', `${what}${missingText(interaction.channelId, missing, botNameOf(interaction.client))}`.slice(0, 1900));
@@ -217,20 +218,16 @@ export async function channelReport(interaction: BaseInteraction, deps: { ctx: S
     }
   }
   if (guild.gameChannelIds.length === 0) lines.push('Games may be started in any channel: each start checks the channel it is in (`/stonehall-config allow-channel` limits them to listed channels).');
-  lines.push(
-    problems
-      ? `${problems} channel${problems === 1 ? '' : 's'} to fix: allow what is missing for ${botName} in each channel's settings (Permissions), or for its role in Server Settings → Roles.`
-      : `Everything ${botName} needs is allowed.`,
-  );
-  // One message: a long list keeps its head and says how many lines were left out.
-  let out = lines.join('\n');
-  if (out.length > 2000) {
-    const kept: string[] = [];
-    for (const l of lines) {
-      if ([...kept, l].join('\n').length > 1900) break;
-      kept.push(l);
-    }
-    out = `${kept.join('\n')}\n…and ${lines.length - kept.length} more lines.`;
+  const summary = problems
+    ? `${problems} channel${problems === 1 ? '' : 's'} to fix: allow what is missing for ${botName} in each channel's settings (Permissions), or for its role in Server Settings → Roles.`
+    : `Everything ${botName} needs is allowed.`;
+  // One message: a long list keeps its head (and the summary) and says how many lines were left out.
+  const whole = [...lines, summary].join('\n');
+  if (whole.length <= 2000) return whole;
+  const kept: string[] = [];
+  for (const l of lines) {
+    if ([...kept, l].join('\n').length > 2000 - summary.length - 40) break;
+    kept.push(l);
   }
-  return out;
+  return `${kept.join('\n')}\n…and ${lines.length - kept.length} more.\n${summary}`;
 }
