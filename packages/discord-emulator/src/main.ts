@@ -4,6 +4,8 @@
  * EMULATOR_SERVER_FILE: a JSON server definition (guilds, channels, users; default the example server).
  * EMULATOR_RATE_LIMITS=off turns Discord's rate limits off (default on, Discord's figures).
  * EMULATOR_INTERACTION_TIMEOUT_MS: how long the bot has to answer an interaction (default 3000, Discord's).
+ * EMULATOR_DATA_DIR: a folder that keeps messages, channels, files and settings across restarts
+ * (default none: memory only); what the bot was told was done survives even a SIGKILL.
  * EMULATOR_READY_JSON=1 prints, once listening, one line `{"ready":true,...}` with the URLs, the
  * token and every id (users, the guilds' channels and roles), for a process that started it.
  * Point a bot at it with DISCORD_TOKEN=<printed token> and `rest: { api: <printed apiBase> }`.
@@ -19,6 +21,7 @@ const limits = process.env.EMULATOR_RATE_LIMITS ?? 'on';
 if (limits !== 'on' && limits !== 'off') throw new Error(`EMULATOR_RATE_LIMITS is "${limits}": give on or off`);
 const readyJson = process.env.EMULATOR_READY_JSON === '1';
 const timeout = process.env.EMULATOR_INTERACTION_TIMEOUT_MS;
+const dataDir = process.env.EMULATOR_DATA_DIR;
 if (timeout !== undefined && !(Number(timeout) > 0)) throw new Error(`EMULATOR_INTERACTION_TIMEOUT_MS is "${timeout}": give milliseconds`);
 const emulator = await startEmulator({
   port,
@@ -27,6 +30,7 @@ const emulator = await startEmulator({
   ...(limits === 'off' ? { rateLimits: false as const } : {}),
   ...(readyJson ? { logger: silentLogger } : {}),
   ...(timeout !== undefined ? { interactionTimeoutMs: Number(timeout) } : {}),
+  ...(dataDir ? { dataDir } : {}),
 });
 
 if (readyJson) {

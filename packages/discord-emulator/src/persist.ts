@@ -7,16 +7,54 @@
  * restarted bot identifies again, as it would after Discord restarts a gateway node).
  *
  * Layout: `<dir>/state.json` (written to a temporary file and renamed, so a crash leaves the last
- * whole copy) and `<dir>/files/<attachment id>` (written once). Saves follow changes after
- * `debounceMs`; `flush()` (called by `close()`) writes at once.
+ * whole copy), `<dir>/files/<attachment id>` (written once) and `<dir>/journal-<n>.ndjson`.
+ * Saves of state.json follow changes after `debounceMs`; `flushSync()` (called by `close()`)
+ * writes at once.
+ *
+ * What the bot is told was done must survive a hard kill (SIGKILL) of the process at any moment:
+ * every message created, edited or deleted, every uploaded file, DM channel, thread, enforced
+ * nonce and permission change is appended to the journal (one JSON line, written with a
+ * synchronous write, uploads first) before the REST answer leaves, from the same call stack that
+ * made the change. A restart reads state.json, then replays the journals written since it. Each
+ * save of state.json starts a new journal and deletes the ones it covers. The write reaches the
+ * operating system, not the disk: it survives the process dying, not the machine losing power.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EmulatorClock } from './clock.ts';
-import type { ChannelRecord, CommandRecord, EmulatorState, MemberRecord, MessageRecord, Rejection, UserRecord } from './state.ts';
+import { compareSnowflakes } from './snowflake.ts';
+import { ChannelKind, type ChannelRecord, type CommandRecord, type EmulatorState, type MemberRecord, type MessageRecord, type Rejection, type StateChange, type UserRecord } from './state.ts';
 
 const FORMAT = 1;
+
+interface SavedOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
+/** Server settings changed at run time (the definition gives the rest). */
+interface Settings {
+  /** channel id -> its overwrites, for channels whose overwrites changed. */
+  overwrites: Record<string, SavedOverwrite[]>;
+  /** role id -> its permissions, for roles whose permissions changed. */
+  roles: Record<string, string>;
+  deletedChannels: string[];
+}
+
+type JournalEntry =
+  | { t: 'msg'; m: MessageRecord }
+  | { t: 'del'; id: string; channelId: string }
+  | { t: 'chan'; c: ChannelRecord }
+  | { t: 'nonce'; key: string; value: { messageId: string; at: number } }
+  | { t: 'file'; id: string; contentType: string; filename: string }
+  | { t: 'overwrites'; channelId: string; overwrites: SavedOverwrite[] }
+  | { t: 'role'; roleId: string; permissions: string }
+  | { t: 'chdel'; channelId: string };
+
+const JOURNAL = /^journal-(\d+)\.ndjson$/;
 
 interface Snapshot {
   format: number;
@@ -34,7 +72,12 @@ interface Snapshot {
   nonces: Array<[string, { messageId: string; at: number }]>;
   rejections: Rejection[];
   files: Array<{ id: string; contentType: string; filename: string }>;
+  /** The first journal written after this copy (older ones are covered by it). */
+  journal?: number;
+  settings?: Settings;
 }
+
+const savedOverwrites = (c: ChannelRecord): SavedOverwrite[] => c.overwrites.map((o) => ({ id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString() }));
 
 export class Persistence {
   private timer: NodeJS.Timeout | null = null;
@@ -42,6 +85,9 @@ export class Persistence {
   private readonly written = new Set<string>();
   private stopped = false;
   private readonly off: () => void;
+  /** The journal being appended to: its number and file descriptor. */
+  private gen = 0;
+  private fd: number | null = null;
 
   private constructor(
     private readonly dir: string,
@@ -50,7 +96,11 @@ export class Persistence {
     private readonly debounceMs: number,
     private readonly onError: (err: unknown) => void,
   ) {
-    const offState = state.onChange(() => this.schedule());
+    const offState = state.onChange((change) => {
+      if (this.stopped) return;
+      if (change) this.journal(change);
+      this.schedule();
+    });
     const offClock = clock.onAdvance(() => this.schedule());
     this.off = () => {
       offState();
@@ -66,7 +116,70 @@ export class Persistence {
     mkdirSync(path.join(dir, 'files'), { recursive: true });
     const p = new Persistence(dir, state, clock, opts.debounceMs ?? 100, opts.onError ?? (() => {}));
     await p.restore();
+    p.gen = Math.max(0, ...p.journals().map(([n]) => n)) + 1;
+    p.fd = openSync(p.journalFile(p.gen), 'a');
     return p;
+  }
+
+  private journalFile(n: number): string {
+    return path.join(this.dir, `journal-${n}.ndjson`);
+  }
+
+  /** The journals in the folder, oldest first. */
+  private journals(): Array<[number, string]> {
+    const out: Array<[number, string]> = [];
+    for (const name of readdirSync(this.dir)) {
+      const m = JOURNAL.exec(name);
+      if (m) out.push([Number(m[1]), path.join(this.dir, name)]);
+    }
+    return out.sort((a, b) => a[0] - b[0]);
+  }
+
+  private append(entry: JournalEntry): void {
+    if (this.fd === null) return;
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Writes one change the bot may have been told of, before the answer leaves (synchronously). */
+  private journal(change: StateChange): void {
+    try {
+      switch (change.type) {
+        case 'message.create':
+        case 'message.update':
+          for (const a of change.message.attachments) {
+            const file = this.state.files.get(a.id);
+            if (!file || this.written.has(a.id)) continue;
+            writeFileSync(path.join(this.dir, 'files', a.id), file.bytes);
+            this.written.add(a.id);
+            this.append({ t: 'file', id: a.id, contentType: file.contentType, filename: file.filename });
+          }
+          this.append({ t: 'msg', m: change.message });
+          return;
+        case 'message.delete':
+          this.append({ t: 'del', id: change.id, channelId: change.channelId });
+          return;
+        case 'thread.create':
+        case 'dm.open':
+          this.append({ t: 'chan', c: change.channel });
+          return;
+        case 'nonce':
+          this.append({ t: 'nonce', key: change.key, value: change.value });
+          return;
+        case 'channel.update':
+          this.append({ t: 'overwrites', channelId: change.channel.id, overwrites: savedOverwrites(change.channel) });
+          return;
+        case 'role.update':
+          this.append({ t: 'role', roleId: change.role.id, permissions: change.role.permissions.toString() });
+          return;
+        case 'channel.delete':
+          this.append({ t: 'chdel', channelId: change.channel.id });
+          return;
+        default:
+          return;
+      }
+    } catch (err) {
+      this.onError(err);
+    }
   }
 
   private get file(): string {
@@ -75,10 +188,123 @@ export class Persistence {
 
   private async restore(): Promise<void> {
     for (const name of readdirSync(path.join(this.dir, 'files'))) this.written.add(name);
-    if (!existsSync(this.file)) return;
-    const snap = JSON.parse(readFileSync(this.file, 'utf8')) as Snapshot;
+    const snap = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Snapshot) : null;
+    if (snap) await this.restoreSnapshot(snap);
+    for (const [n, file] of this.journals()) {
+      if (n < (snap?.journal ?? 0)) continue;
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        let entry: JournalEntry;
+        try {
+          entry = JSON.parse(line) as JournalEntry;
+        } catch {
+          continue; // a line cut short by a crash mid-write: the change it held was never answered
+        }
+        this.replay(entry);
+      }
+    }
+  }
+
+  private deleteChannel(id: string): void {
+    const { state } = this;
+    const channel = state.channels.get(id);
+    if (!channel) return;
+    for (const c of [...state.channels.values()].filter((x) => x.thread?.parentId === id).concat(channel)) {
+      for (const mid of state.channelMessages.get(c.id) ?? []) state.messages.delete(mid);
+      state.channelMessages.delete(c.id);
+      state.channels.delete(c.id);
+    }
+    if (!channel.thread) state.deletedChannelIds.add(id);
+    for (const g of state.guilds.values()) if (g.systemChannelId === id) g.systemChannelId = null;
+  }
+
+  private setOverwrites(channelId: string, saved: SavedOverwrite[]): void {
+    const c = this.state.channels.get(channelId);
+    if (!c || c.type !== ChannelKind.GuildText) return;
+    c.overwrites = saved.map((o) => ({ id: o.id, type: o.type, allow: BigInt(o.allow), deny: BigInt(o.deny) }));
+    this.state.changedOverwrites.add(channelId);
+  }
+
+  private setRole(roleId: string, permissions: string): void {
+    for (const g of this.state.guilds.values()) {
+      const role = g.roles.get(roleId);
+      if (!role) continue;
+      role.permissions = BigInt(permissions);
+      this.state.changedRoles.add(roleId);
+    }
+  }
+
+  /** Applies one journal line (each is an upsert or a removal: replaying one twice changes nothing). */
+  private replay(e: JournalEntry): void {
+    const { state } = this;
+    switch (e.t) {
+      case 'msg': {
+        const list = state.channelMessages.get(e.m.channelId);
+        if (!list) return;
+        if (!state.messages.has(e.m.id)) {
+          list.push(e.m.id);
+          list.sort(compareSnowflakes);
+        }
+        state.messages.set(e.m.id, e.m);
+        this.recomputeLast(e.m.channelId);
+        return;
+      }
+      case 'del': {
+        state.messages.delete(e.id);
+        const list = state.channelMessages.get(e.channelId);
+        const i = list?.indexOf(e.id) ?? -1;
+        if (list && i >= 0) list.splice(i, 1);
+        this.recomputeLast(e.channelId);
+        return;
+      }
+      case 'chan': {
+        const c = e.c;
+        if (state.channels.has(c.id)) return;
+        if (c.thread && !state.channels.has(c.thread.parentId)) return;
+        if (c.type === ChannelKind.DM && (!c.recipientId || !state.users.has(c.recipientId))) return;
+        state.channels.set(c.id, { ...c, overwrites: [] });
+        state.channelMessages.set(c.id, []);
+        if (c.type === ChannelKind.DM && c.recipientId) state.dmChannelByUser.set(c.recipientId, c.id);
+        return;
+      }
+      case 'nonce':
+        state.nonces.set(e.key, e.value);
+        return;
+      case 'file': {
+        const file = path.join(this.dir, 'files', e.id);
+        if (existsSync(file)) state.files.set(e.id, { bytes: readFileSync(file), contentType: e.contentType, filename: e.filename });
+        return;
+      }
+      case 'overwrites':
+        this.setOverwrites(e.channelId, e.overwrites);
+        return;
+      case 'role':
+        this.setRole(e.roleId, e.permissions);
+        return;
+      case 'chdel':
+        this.deleteChannel(e.channelId);
+        return;
+    }
+  }
+
+  private recomputeLast(channelId: string): void {
+    const c = this.state.channels.get(channelId);
+    if (!c) return;
+    const ids = this.state.channelMessages.get(channelId) ?? [];
+    let last: string | null = null;
+    for (let i = ids.length - 1; i >= 0 && last === null; i--) {
+      const m = this.state.messages.get(ids[i] as string);
+      if (m && m.visibleTo === null) last = m.id;
+    }
+    c.lastMessageId = last;
+  }
+
+  private async restoreSnapshot(snap: Snapshot): Promise<void> {
     if (snap.format !== FORMAT) throw new Error(`${this.file}: unknown format ${snap.format} (expected ${FORMAT}); move the folder away to start afresh`);
     const { state } = this;
+    for (const id of snap.settings?.deletedChannels ?? []) this.deleteChannel(id);
+    for (const [id, saved] of Object.entries(snap.settings?.overwrites ?? {})) this.setOverwrites(id, saved);
+    for (const [id, perms] of Object.entries(snap.settings?.roles ?? {})) this.setRole(id, perms);
     for (const u of snap.users) {
       const seeded = state.users.get(u.id);
       if (seeded) seeded.dmsOpen = u.dmsOpen;
@@ -120,8 +346,17 @@ export class Persistence {
     if (behind > 0) await this.clock.advance(behind);
   }
 
+  /** The state as one copy; starts a new journal (the copy covers every line written before). */
   private snapshot(): Snapshot {
     const { state } = this;
+    const journal = this.rotate();
+    const overwrites: Settings['overwrites'] = {};
+    for (const id of state.changedOverwrites) {
+      const c = state.channels.get(id);
+      if (c) overwrites[id] = savedOverwrites(c);
+    }
+    const roles: Settings['roles'] = {};
+    for (const g of state.guilds.values()) for (const r of g.roles.values()) if (state.changedRoles.has(r.id)) roles[r.id] = r.permissions.toString();
     const members: Snapshot['members'] = [];
     for (const g of state.guilds.values()) for (const member of g.members.values()) members.push({ guildId: g.id, member });
     const messages: MessageRecord[] = [];
@@ -145,7 +380,22 @@ export class Persistence {
       nonces: [...state.nonces.entries()],
       rejections: [...state.rejections],
       files: [...state.files.entries()].map(([id, f]) => ({ id, contentType: f.contentType, filename: f.filename })),
+      journal,
+      settings: { overwrites, roles, deletedChannels: [...state.deletedChannelIds] },
     };
+  }
+
+  private rotate(): number {
+    if (this.fd === null) return this.gen;
+    closeSync(this.fd);
+    this.gen += 1;
+    this.fd = openSync(this.journalFile(this.gen), 'a');
+    return this.gen;
+  }
+
+  /** Once a copy is safely in place, the journals it covers go. */
+  private dropJournalsBefore(n: number): void {
+    for (const [k, file] of this.journals()) if (k < n) rmSync(file, { force: true });
   }
 
   private schedule(): void {
@@ -169,8 +419,10 @@ export class Persistence {
       this.written.add(id);
     }
     const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify(this.snapshot()));
+    const snap = this.snapshot();
+    await writeFile(tmp, JSON.stringify(snap));
     await rename(tmp, this.file);
+    this.dropJournalsBefore(snap.journal ?? 0);
   }
 
   /** Writes everything now (synchronously: safe in an exit handler). */
@@ -182,8 +434,10 @@ export class Persistence {
       this.written.add(id);
     }
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.snapshot()));
+    const snap = this.snapshot();
+    writeFileSync(tmp, JSON.stringify(snap));
     renameSync(tmp, this.file);
+    this.dropJournalsBefore(snap.journal ?? 0);
   }
 
   /** The last save, then no more. */
@@ -196,5 +450,7 @@ export class Persistence {
     this.off();
     await this.writing;
     this.flushSync();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }

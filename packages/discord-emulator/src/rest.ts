@@ -609,7 +609,7 @@ export class RestApi {
     }
     const message = createFromPayload(state, payload, { channel, authorId: botId, files }, this.deps.baseUrl());
     if (nonceKey) {
-      state.nonces.set(nonceKey, { messageId: message.id, at: now });
+      state.rememberNonce(nonceKey, { messageId: message.id, at: now });
       for (const [k, v] of state.nonces) if (now - v.at > NONCE_WINDOW_MS) state.nonces.delete(k);
     }
     return json(200, apiMessage(state, message, { includeNonce: true }));

@@ -182,6 +182,12 @@ export type EmulatorEvent =
   | { type: 'clock.advance'; now: string; offsetMs: number }
   | { type: 'gateway'; event: 'identify' | 'resume' | 'close'; sessionId: string; code?: number };
 
+/** A change the emulator makes without announcing it (no gateway event), that a data folder must keep. */
+export type StateChange =
+  | EmulatorEvent
+  | { type: 'dm.open'; channel: ChannelRecord }
+  | { type: 'nonce'; key: string; value: { messageId: string; at: number } };
+
 export type EmulatorEventListener = (event: EmulatorEvent) => void;
 
 export interface ApplicationRecord {
@@ -213,6 +219,11 @@ export class EmulatorState {
   readonly rejections: Rejection[] = [];
   /** `${authorId}:${channelId}:${nonce}` -> message id and when (emulator ms) it was created. */
   readonly nonces = new Map<string, { messageId: string; at: number }>();
+  /** Channels of the definition deleted at run time (a data folder keeps them deleted). */
+  readonly deletedChannelIds = new Set<string>();
+  /** Channels whose overwrites, and roles whose permissions, were changed at run time (a data folder keeps those). */
+  readonly changedOverwrites = new Set<string>();
+  readonly changedRoles = new Set<string>();
   private readonly listeners = new Set<EmulatorEventListener>();
   application!: ApplicationRecord;
 
@@ -227,20 +238,30 @@ export class EmulatorState {
     return () => this.listeners.delete(listener);
   }
 
-  /** Listeners told of any change, announced or not (an opened DM channel, a cleared list): what the data folder saves. */
-  private readonly changeListeners = new Set<() => void>();
+  /**
+   * Listeners told of any change, announced or not (an opened DM channel, a cleared list): what the
+   * data folder saves. `change` says what changed when it is something the bot was told of (a
+   * message, a channel, a nonce): the data folder journals those before the answer leaves.
+   */
+  private readonly changeListeners = new Set<(change?: StateChange) => void>();
 
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change?: StateChange) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  changed(): void {
-    for (const l of [...this.changeListeners]) l();
+  changed(change?: StateChange): void {
+    for (const l of [...this.changeListeners]) l(change);
+  }
+
+  /** Remembers an enforced nonce (POST /channels/:id/messages with enforce_nonce). */
+  rememberNonce(key: string, value: { messageId: string; at: number }): void {
+    this.nonces.set(key, value);
+    this.changed({ type: 'nonce', key, value });
   }
 
   emit(event: EmulatorEvent): void {
-    this.changed();
+    this.changed(event);
     for (const l of [...this.listeners]) {
       try {
         l(event);
@@ -380,7 +401,7 @@ export class EmulatorState {
     this.channels.set(channel.id, channel);
     this.channelMessages.set(channel.id, []);
     this.dmChannelByUser.set(userId, channel.id);
-    this.changed();
+    this.changed({ type: 'dm.open', channel });
     return channel;
   }
 
@@ -401,6 +422,7 @@ export class EmulatorState {
     if (channel.type !== ChannelKind.GuildText) throw new Error('only guild text channels have permission overwrites here');
     const rest = channel.overwrites.filter((o) => o.id !== target.id);
     channel.overwrites = allow === 0n && deny === 0n ? rest : [...rest, { id: target.id, type: target.type, allow, deny }];
+    this.changedOverwrites.add(channel.id);
     this.emit({ type: 'channel.update', channel });
   }
 
@@ -408,12 +430,14 @@ export class EmulatorState {
     const before = channel.overwrites.length;
     channel.overwrites = channel.overwrites.filter((o) => o.id !== targetId);
     if (channel.overwrites.length === before) return false;
+    this.changedOverwrites.add(channel.id);
     this.emit({ type: 'channel.update', channel });
     return true;
   }
 
   setRolePermissions(guild: GuildRecord, role: RoleRecord, permissions: bigint): void {
     role.permissions = permissions;
+    this.changedRoles.add(role.id);
     this.emit({ type: 'role.update', guildId: guild.id, role });
   }
 
@@ -426,6 +450,7 @@ export class EmulatorState {
       this.channelMessages.delete(c.id);
       this.channels.delete(c.id);
     }
+    if (!channel.thread) this.deletedChannelIds.add(channel.id);
     const guild = channel.guildId ? this.guilds.get(channel.guildId) : undefined;
     if (guild && guild.systemChannelId === channel.id) guild.systemChannelId = null;
     for (const c of threads) this.emit({ type: 'channel.delete', channel: c });

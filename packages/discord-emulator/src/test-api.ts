@@ -716,6 +716,13 @@ export class TestApi {
         return { type: e.type, message: this.messageView(e.message), channel_id: e.message.channelId, visible_to: e.message.visibleTo };
       case 'rejection':
         return { type: e.type, rejection: e.rejection };
+      // Records with permission bits (bigints) go out as Discord's API objects.
+      case 'channel.update':
+        return { type: e.type, channel: apiChannel(this.state, e.channel) };
+      case 'channel.delete':
+        return { type: e.type, channel_id: e.channel.id, guild_id: e.channel.guildId };
+      case 'role.update':
+        return { type: e.type, guild_id: e.guildId, role: apiRole(e.role) };
       default:
         return { ...e };
     }

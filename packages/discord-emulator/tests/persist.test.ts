@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Routes, type TextChannel } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OffsetClock } from '../src/index.ts';
+import { OffsetClock, Permission } from '../src/index.ts';
 import { startHarness } from './helpers.ts';
 
 /**
@@ -64,6 +64,31 @@ describe('an emulator with a data folder', () => {
       expect(BigInt(next.id) > BigInt(board.id)).toBe(true);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('keeps permission changes and deleted channels made at run time; the definition gives the rest', async () => {
+    const settings = mkdtempSync(path.join(tmpdir(), 'emulator-settings-'));
+    try {
+      const first = await startHarness({ dataDir: settings });
+      await first.emu.setOverwrite({ channel: 'games', user: 'bot', deny: ['ATTACH_FILES'] });
+      await first.emu.setRolePermissions({ role: 'EmulatorBot', permissions: ['VIEW_CHANNEL', 'SEND_MESSAGES'] });
+      await first.emu.deleteChannel({ channel: 'leaderboard' });
+      await first.stop();
+
+      const again = await startHarness({ dataDir: settings });
+      try {
+        const games = await again.emu.channelPermissions('games');
+        expect(games.overwrites).toEqual([{ id: again.emulator.botUserId, type: 1, name: 'EmulatorBot', allow: [], deny: ['ATTACH_FILES'] }]);
+        const botRole = (await again.emu.state()).guild.roles.find((r) => r.name === 'EmulatorBot')!;
+        expect(BigInt(botRole.permissions)).toBe(Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES);
+        expect((await again.emu.state()).channels.map((c) => c.name)).not.toContain('leaderboard');
+        expect(again.client.channels.cache.has(again.emulator.channels.leaderboard)).toBe(false);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      rmSync(settings, { recursive: true, force: true });
     }
   });
 

@@ -39,5 +39,10 @@ export const api = {
   advanceClock: (ms) => call('POST', '/clock/advance', { ms }),
   clock: () => call('GET', '/clock'),
   rejections: () => call('GET', '/rejections'),
+  /** A channel's overwrites and the bot's permissions there. */
+  channelPermissions: (channel) => call('GET', `/channels/${enc(channel)}/permissions`),
+  setOverwrite: ({ channel, ...rest }) => call('PUT', `/channels/${enc(channel)}/overwrites`, rest),
+  clearOverwrite: ({ channel, role, user }) =>
+    call('DELETE', `/channels/${enc(channel)}/overwrites?${new URLSearchParams(role !== undefined ? { role } : { user }).toString()}`),
   clearRejections: () => call('DELETE', '/rejections'),
 };

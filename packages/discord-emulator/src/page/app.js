@@ -6,6 +6,7 @@
 // modal.js are the bot's menus and modals.
 
 import { api } from './api.js';
+import { ChannelSettings } from './channel-settings.js';
 import { Composer, commandEntries } from './composer.js';
 import { followEvents } from './events.js';
 import { escapeHtml as esc, parseMessageLink, renderMarkdown } from './markdown.js';
@@ -234,6 +235,7 @@ function renderHeader() {
     title.innerHTML = `<span class="hash" aria-hidden="true">#</span><span>${esc(c?.name ?? '')}</span>`;
     $('#chat-topic').textContent = c?.topic ?? '';
   }
+  channelSettings.refreshButton();
 }
 
 function introHtml() {
@@ -525,6 +527,15 @@ function connectEvents() {
       renderClock();
       renderMessages();
     },
+    'channel.update': (d) => channelSettings.onEvent('channel.update', d),
+    'role.update': (d) => {
+      channelSettings.onEvent('role.update', d);
+      void reloadSnapSoon();
+    },
+    'channel.delete': (d) => {
+      channelSettings.onEvent('channel.delete', d);
+      void reloadSnapSoon();
+    },
     'commands.update': () => void reloadSnapSoon(),
     'dms.update': () => void reloadSnapSoon(),
     'stream.offline': (offline) => document.body.classList.toggle('is-offline', offline),
@@ -670,6 +681,16 @@ const composer = new Composer($('#composer'), {
   bot,
   api,
   afterInteraction: (result) => afterInteraction(result, null),
+});
+
+const channelSettings = new ChannelSettings({
+  api,
+  panel: $('#perm-panel'),
+  button: $('#channel-settings-btn'),
+  me: () => meUser(),
+  ownerId: () => app.snap.guild.owner_id,
+  channel: () => (app.view && app.view !== 'dm' ? guildChannel(app.view) : null),
+  botName: () => displayName(bot()),
 });
 
 async function start() {
