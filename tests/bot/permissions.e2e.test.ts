@@ -280,6 +280,43 @@ describe('when Discord refuses mid-game', () => {
     await h.settle();
   });
 
+  it('a process without the gateway cache (a worker) learns it from Discord: a board posted without its embeds is a refused board', async () => {
+    const kb = ch().knucklebones;
+    await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'practice' } });
+    await h.settle();
+    const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones', status: 'active', practice: true } });
+    const channels = h.bot.ctx.channels;
+    delete h.bot.ctx.channels;
+    try {
+      await deny('knucklebones', 'EMBED_LINKS');
+      const dm = await turnDm('carol', game.id, 'kb');
+      const r = await h.api.click('carol', dm.id, buttons(dm).find((b) => b.custom_id?.startsWith('kb:place') && !b.disabled)!.custom_id!);
+      expect(r.response?.type).toBe(7);
+      await h.settle();
+      // Discord took the edit but dropped its embeds: the board shows nothing, so the game goes on from DMs.
+      const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
+      expect(g.boardBlocked).toBe('missing Embed Links');
+      const board = (await h.api.messages('knucklebones', 'carol')).messages.find((m) => m.id === g.boardMessageId)!;
+      expect(board.embeds).toHaveLength(0);
+      expect(await noticesTo('carol', game.id)).toHaveLength(1);
+      expect(await moderatorNotices(kb, 'missing Embed Links')).toHaveLength(1);
+      expect((await turnDm('carol', game.id, 'kb')).content).toMatch(/The board can't be shown .* \(missing Embed Links\)/);
+      // Allowed again: the next move's edit carries the embed, and the block is over.
+      await allow('knucklebones', 'EMBED_LINKS');
+      const next = await turnDm('carol', game.id, 'kb');
+      await h.api.click('carol', next.id, buttons(next).find((b) => b.custom_id?.startsWith('kb:place') && !b.disabled)!.custom_id!);
+      await h.settle();
+      const after = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
+      expect(after.boardBlocked).toBeNull();
+      expect((await h.api.messages('knucklebones', 'carol')).messages.find((m) => m.id === after.boardMessageId)!.embeds).toHaveLength(1);
+      expect(await noticesTo('carol', game.id)).toHaveLength(1);
+    } finally {
+      h.bot.ctx.channels = channels;
+    }
+    await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: game.id } }).then((x) => h.api.click('carol', x.response!.message!.id, buttons(x.response!.message!)[0]!.custom_id!));
+    await h.settle();
+  });
+
   it('a deleted game channel: the game goes on from DMs, players and moderators told once, and the end is not lost', async () => {
     const gone = ch().leaderboard;
     const started = await h.api.command({ user: 'carol', channel: 'leaderboard', name: 'knucklebones', options: { subcommand: 'practice' } });
