@@ -375,7 +375,8 @@ export class DiscordDeliverer implements Deliverer {
       boardUrl: boardUrl(game),
       rematch: game.cycleId === null && !this.games.get(game.kind)?.assets,
     });
-    const msg = await this.inChannel(game.channelId, game.kind, () => this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }), game.guildId);
+    // Text and buttons only: what any post needs, not what the game's board needs.
+    const msg = await this.inChannel(game.channelId, null, () => this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }), game.guildId);
     return msg.id;
   }
 

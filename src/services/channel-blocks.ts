@@ -6,7 +6,7 @@ import { enqueue } from './notifications.ts';
  * When Discord refuses Stonehall's posts in a channel (a permission taken away, the channel
  * deleted: issue 22). A game whose board is refused goes on from its players' DMs: the game row
  * remembers why (`games.board_blocked`), its players are told once, and their turn DMs carry the
- * moves; the channel gets one `channel_blocks` row while it lasts, so the moderators are told once,
+ * moves; the channel gets one `channel_blocks` row per reason while it lasts, so the moderators are told once what to allow,
  * in the announcement channel (or the server's system channel). The next board that Discord takes
  * clears both. Nothing is retried in between: each change of the game tries its board once.
  */
@@ -59,7 +59,7 @@ export async function blockChannel(ctx: ServiceContext, refusal: Refusal): Promi
 async function blockChannelIn(tx: Tx, ctx: ServiceContext, r: Refusal, now: Date): Promise<void> {
   const inserted = await tx.$executeRaw`
     INSERT INTO channel_blocks (channel_id, guild_id, reason, since) VALUES (${r.channelId}, ${r.guildId}, ${r.reason}, ${now})
-    ON CONFLICT (channel_id) DO NOTHING`;
+    ON CONFLICT (channel_id, reason) DO NOTHING`;
   if (inserted === 0) return;
   const guild = await tx.guild.findUnique({ where: { id: r.guildId }, select: { announcementChannelId: true } });
   const target = [guild?.announcementChannelId ?? null, r.systemChannelId].find((c): c is string => c !== null && c !== r.channelId);

@@ -276,8 +276,13 @@ describe('when Discord refuses mid-game', () => {
     const board = (await h.api.messages('knucklebones', 'dave')).messages.find((m) => m.id === g2.boardMessageId)!;
     expect(board.attachments).toHaveLength(1);
     expect(await noticesTo('dave', game.id)).toHaveLength(1);
+    // Taken away again, the game ends: its result is text, which Discord still takes there.
+    await deny('knucklebones', 'ATTACH_FILES');
     await h.api.command({ user: 'dave', channel: 'knucklebones', name: 'crystallia', options: { subcommand: 'forfeit' } }).then((x) => h.api.click('dave', x.response!.message!.id, buttons(x.response!.message!)[0]!.custom_id!));
     await h.settle();
+    const result = (await h.api.messages('knucklebones', 'dave')).messages.filter((m) => m.content.includes(`**Crystallia #${game.id}** is over`));
+    expect(result).toHaveLength(1);
+    expect(await h.db.prisma.outbox.count({ where: { status: 'failed' } })).toBe(0);
   });
 
   it('a process without the gateway cache (a worker) learns it from Discord: a board posted without its embeds is a refused board', async () => {
