@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
+import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
 import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -415,14 +415,24 @@ export class DiscordDeliverer implements Deliverer {
     return missing !== null && missing !== undefined && missing.length === 0;
   }
 
-  private systemChannelOf(guildId: string): string | null {
-    return this.client.guilds.cache.get(guildId)?.systemChannelId ?? null;
+  /** The server's system channel: from the gateway's cache, else (a worker) asked of Discord once per server. */
+  private async systemChannelOf(guildId: string): Promise<string | null> {
+    const cached = this.client.guilds.cache.get(guildId);
+    if (cached) return cached.systemChannelId;
+    if (!this.systemChannels.has(guildId)) {
+      const guild = (await this.client.rest.get(Routes.guild(guildId)).catch(() => null)) as APIGuild | null;
+      if (this.systemChannels.size > 10_000) this.systemChannels.clear();
+      this.systemChannels.set(guildId, guild?.system_channel_id ?? null);
+    }
+    return this.systemChannels.get(guildId) ?? null;
   }
+
+  private readonly systemChannels = new Map<string, string | null>();
 
   /** The board cannot be shown: the game goes on from DMs, its players and the moderators told once (src/services/channel-blocks.ts). */
   private async boardRefused(game: { id: number; guildId: string; channelId: string }, reason: string, messageId?: string): Promise<string> {
     this.blockedChannels.add(game.channelId);
-    await blockBoard(this.ctx, game.id, { reason, systemChannelId: this.systemChannelOf(game.guildId) });
+    await blockBoard(this.ctx, game.id, { reason, systemChannelId: await this.systemChannelOf(game.guildId) });
     return `blocked: ${reason}${messageId ? ` (${messageId})` : ''}`.slice(0, 200);
   }
 
@@ -452,7 +462,7 @@ export class DiscordDeliverer implements Deliverer {
   private async channelRefused(guildId: string | null, channelId: string, reason: string): Promise<never> {
     if (guildId) {
       this.blockedChannels.add(channelId);
-      await blockChannel(this.ctx, { guildId, channelId, reason, systemChannelId: this.systemChannelOf(guildId) });
+      await blockChannel(this.ctx, { guildId, channelId, reason, systemChannelId: await this.systemChannelOf(guildId) });
     }
     throw new DeliveryError(`Discord refuses Stonehall's posts in <#${channelId}> (${reason}); the moderators were told`, false);
   }
