@@ -24,6 +24,7 @@ import type { KrellstonesView } from '../src/games/krellstones/engine/index.ts';
 import { krellstones } from '../src/games/krellstones/index.ts';
 import { checkHost, checkJoin, matsOf, ownTable, ownedStoneName, seatData, selectStone, setRules, sideboardAdd, stonesOf, unselectStone } from '../src/games/krellstones/lobby.ts';
 import { stoneName, yellHeard } from '../src/games/krellstones/present.ts';
+import { explainLateYell } from '../src/games/krellstones/late-yell.ts';
 import { swapPanel } from '../src/games/krellstones/routes.ts';
 import { runsCycles } from '../src/services/cycles.ts';
 import { UserError } from '../src/services/errors.ts';
@@ -253,7 +254,7 @@ async function readyCommand(interaction: ChatInputCommandInteraction, deps: BotD
   const table = await ownTable(deps.ctx, guildId, interaction.user.id);
   const r = await readySeat(deps.ctx, { tableId: table.id, guildId, userId: interaction.user.id });
   if (r.game) {
-    await interaction.reply({ content: `🎲 Everyone is ready: Krellstones #${r.game.id} begins! The table's message is its board now.`, allowedMentions: { parse: [] } });
+    await interaction.reply({ content: `🎲 Everyone is ready: table #${r.table.id} is now Krellstones #${r.game.id}, and begins! The table's message is its board now.`, allowedMentions: { parse: [] } });
     return;
   }
   const mine = seatData(r.table.seats.find((s) => s.playerId === interaction.user.id)?.data);
@@ -392,8 +393,11 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
       return;
     }
     case 'yell': {
-      const { guildId, gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } });
+      const { guildId, gameId } = await ownGame(interaction, deps, input.game);
+      // Late: the refusal says when the window closed and how long it was open.
+      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } }).catch(async (err: unknown) => {
+        throw await explainLateYell(deps.ctx, gameId, guildId, interaction.user.id, err);
+      });
       await interaction.reply({ content: yellHeard(interaction.user.id, gameId), allowedMentions: { parse: [] } });
       return;
     }

@@ -67,8 +67,21 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
  */
 export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
   const shows = games.require(snap.game.kind).boardTimers === true;
-  const [lines, timers] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), shows ? boardTimers(ctx, snap.game) : []]);
-  return withRecentOnBoard(boardFor(games, snap, names, { timers }), lines);
+  const [lines, timers, tableId] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), shows ? boardTimers(ctx, snap.game) : [], tableOf(ctx, snap.game.id)]);
+  return withRecentOnBoard(boardFor(games, snap, names, { timers, ...(tableId !== null ? { tableId } : {}) }), lines);
+}
+
+/**
+ * The table a game started from (null: none), remembered: a game gets its table in the
+ * transaction that creates it, so the answer never changes.
+ */
+const tables = new Map<number, number | null>();
+async function tableOf(ctx: ServiceContext, gameId: number): Promise<number | null> {
+  if (tables.has(gameId)) return tables.get(gameId)!;
+  const row = await ctx.db.gameTable.findFirst({ where: { gameId }, select: { id: true } });
+  if (tables.size > 10_000) tables.clear();
+  tables.set(gameId, row?.id ?? null);
+  return row?.id ?? null;
 }
 
 /** The pending timer jobs of a running game, soonest first. */

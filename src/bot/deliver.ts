@@ -183,6 +183,11 @@ export class DiscordDeliverer implements Deliverer {
     // The board is refused in its channel: the moves stay in the DM, with why (src/services/channel-blocks.ts).
     const blocked = target?.boardBlocked && !this.usableAgain(p.meta?.guildId, target.channelId, p.notification.kind) ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
     const payload = blocked ? withBlockedBoard(rendered, blocked) : target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
+    // A turn that edits the player's newest DM of the game in place (no new message, no ping).
+    if (p.edit && p.notification.type === 'turn' && target?.dmMessageId) {
+      const edited = await this.editDm(p.userId, p.notification.gameId, target.dmMessageId, target.dmChannelId, payload);
+      if (edited) return edited;
+    }
     try {
       const { channelId, msg } = await this.inDm(p.userId, async (channelId) => ({ channelId, msg: await this.post(channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }) }), target ? target.dmChannelId : undefined);
       if (p.notification.type !== 'update') await this.retirePreviousDm(p.userId, p.notification.gameId, channelId, msg.id, payload);
@@ -219,14 +224,40 @@ export class DiscordDeliverer implements Deliverer {
     rowId: bigint,
     gameId: number,
     userId: string,
-  ): Promise<{ dmMoves: boolean; dmChannelId: string | null; superseded: boolean; boardBlocked: string | null; channelId: string | null }> {
-    const rows = await this.ctx.db.$queryRaw<Array<{ dm_moves: boolean | null; dm_channel_id: string | null; superseded: boolean; board_blocked: string | null; channel_id: string | null }>>`
-      SELECT s.dm_moves, p.dm_channel_id, g.board_blocked, g.channel_id, EXISTS (
+  ): Promise<{ dmMoves: boolean; dmChannelId: string | null; dmMessageId: string | null; superseded: boolean; boardBlocked: string | null; channelId: string | null }> {
+    const rows = await this.ctx.db.$queryRaw<
+      Array<{ dm_moves: boolean | null; dm_channel_id: string | null; dm_message_id: string | null; superseded: boolean; board_blocked: string | null; channel_id: string | null }>
+    >`
+      SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, g.board_blocked, g.channel_id, EXISTS (
           SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > ${rowId} AND o.kind = 'dm' AND o.payload->>'userId' = ${userId}
             AND o.payload->'notification'->>'gameId' = ${String(gameId)} AND o.payload->'notification'->>'type' = 'turn') AS superseded
       FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id LEFT JOIN games g ON g.id = ${gameId} WHERE p.id = ${userId}`;
     const r = rows[0];
-    return { dmMoves: r?.dm_moves ?? true, dmChannelId: r?.dm_channel_id ?? null, superseded: r?.superseded ?? false, boardBlocked: r?.board_blocked ?? null, channelId: r?.channel_id ?? null };
+    return {
+      dmMoves: r?.dm_moves ?? true,
+      dmChannelId: r?.dm_channel_id ?? null,
+      dmMessageId: r?.dm_message_id ?? null,
+      superseded: r?.superseded ?? false,
+      boardBlocked: r?.board_blocked ?? null,
+      channelId: r?.channel_id ?? null,
+    };
+  }
+
+  /**
+   * Edits the player's newest DM of the game into this turn (a turn DM with `edit`), and records
+   * whether it now shows game buttons. Null when that DM cannot be edited (deleted, DMs closed):
+   * the caller posts a new one, as for any turn.
+   */
+  private async editDm(userId: string, gameId: number, messageId: string, stored: string | null, payload: MessagePayload): Promise<string | null> {
+    const { urgent: _urgent, ...body } = payload;
+    try {
+      await this.inDm(userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), withFiles(body)), stored);
+    } catch (err) {
+      if (err instanceof DiscordAPIError && (err.code === RESTJSONErrorCodes.UnknownMessage || err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser)) return null;
+      throw err;
+    }
+    await this.ctx.db.seat.updateMany({ where: { gameId, playerId: userId, dmMessageId: messageId }, data: { dmLive: hasMoveButtons(body.components) } });
+    return `edited:${messageId}`;
   }
 
   /**
@@ -508,6 +539,14 @@ export class DiscordDeliverer implements Deliverer {
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;
+    }
+    // The game may have started while this edit was on its way (a Ready or Join meanwhile turned the
+    // message into the board): the table must not stay drawn over the board, so the board is drawn again.
+    const now = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, select: { status: true, gameId: true } });
+    if (now?.status === 'started' && now.gameId !== null) {
+      const { payload } = await renderBoard(this.ctx, this.games, now.gameId);
+      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(payload));
+      return `board-again:${table.messageId}`;
     }
     return table.messageId;
   }

@@ -124,9 +124,28 @@ export async function runCommonSubcommand(interaction: ChatInputCommandInteracti
     case 'practice':
       return practiceCommand(interaction, deps, module, input.bots);
     case 'help':
-      await interaction.reply({ content: `📖 **How to play ${module.title}**\n${module.howToPlay}`.slice(0, 2000), flags: EPHEMERAL });
+      await interaction.reply({ content: helpMessage(module), flags: EPHEMERAL });
       return;
   }
+}
+
+/** Where a game's full rules live in Stonehall's repository: `docs/rules/<kind>.md`. */
+export const rulesPage = (module: Pick<GameModule, 'kind'>): string => `docs/rules/${module.kind}.md`;
+
+/** Discord's limit on a message's content. */
+const MESSAGE_LIMIT = 2000;
+
+/**
+ * `/<game> help`: the game's short How to play, ending with where its full rules are. Within a
+ * message's 2,000 characters: a How to play too long for them is cut, never the pointer
+ * (tests/architecture/docs.test.ts checks that no game's is cut).
+ */
+export function helpMessage(module: Pick<GameModule, 'kind' | 'title' | 'howToPlay'>): string {
+  const head = `📖 **How to play ${module.title}**\n`;
+  const tail = `\n📘 Every rule and ruling, and which button does what: \`${rulesPage(module)}\` in Stonehall's repository.`;
+  const room = MESSAGE_LIMIT - head.length - tail.length;
+  const body = module.howToPlay.length <= room ? module.howToPlay : `${module.howToPlay.slice(0, room - 1)}…`;
+  return head + body + tail;
 }
 
 export async function joinCommand(

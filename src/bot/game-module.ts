@@ -50,6 +50,8 @@ export interface BoardMeta {
    * automatic roll), for a game whose module sets `boardTimers`.
    */
   timers?: Array<{ key: string; player?: string; dueAt: Date }>;
+  /** The table the game started from (its message became the board), when it did: a board may say both numbers. */
+  tableId?: number;
 }
 
 export interface NotificationMeta {

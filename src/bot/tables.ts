@@ -58,7 +58,8 @@ export function tableMessage(games: GameModules, table: TableWithSeats): Message
     : `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**; the game starts when every seat is taken (seat order is turn order)${early ? `, or when the host clicks **Start** with ${table.minSeats} or more seated` : ''}.`;
   if (lobby) {
     const min = module!.engine.minPlayers;
-    const lobbyHow = `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**. Choose what you bring with **Choose stones**, then **Ready**; the game starts when ${min} or more are seated and everyone is ready.${closes}`;
+    const seatsText = free === 0 ? `The table is full (${table.seatCount} of ${table.seatCount}).` : `${free} seat${free === 1 ? '' : 's'} free: take one with **Join**.`;
+    const lobbyHow = `${seatsText} Choose what you bring with **Choose stones**, then **Ready**; the game starts when ${min} or more are seated and everyone is ready.${closes}`;
     return {
       content: [head, note, ...seats, lobbyHow].filter(Boolean).join('\n').slice(0, 2000),
       components: [

@@ -85,6 +85,13 @@ export interface TimerSpec<Move> {
    * timer has a player.
    */
   turn?: boolean;
+  /**
+   * How the turn DM reaches the player: `new` (the default) posts a new DM, which notifies them;
+   * `edit` edits their newest DM of this game in place when there is one (no new message, no
+   * ping): a game of many short choices keeps one DM per game, and posts new ones only for what
+   * must reach the player at once.
+   */
+  dm?: 'new' | 'edit';
 }
 
 /**

@@ -437,7 +437,9 @@ export async function commitChangeOn(
     if (users.length) queue(w, 'channel-message', { channelId: game.channelId, content: n.content.slice(0, 2000), allowedUserIds: users });
   }
   if (outcome) seats = finish(committed, def, outcome, w);
-  w.outbox.push({ kind: 'board', payload: { gameId: game.id }, ...(opts.boardByReply ? { availableAt: new Date(now.getTime() + BOARD_BY_REPLY_GRACE_MS) } : {}) });
+  // A change made only of secret moves (a private selection) leaves every public message as it is.
+  const secret = outcome === null && def.secretMove !== undefined && auto.steps.length > 0 && auto.steps.every((st) => st.entry.type === 'move' && def.secretMove!(st.entry.move));
+  if (!secret) w.outbox.push({ kind: 'board', payload: { gameId: game.id }, ...(opts.boardByReply ? { availableAt: new Date(now.getTime() + BOARD_BY_REPLY_GRACE_MS) } : {}) });
   // The game is over: a result message in its channel (after the board, which it links to).
   if (outcome) queue(w, 'result', { gameId: game.id });
   opts.extra?.(w, final);
@@ -494,7 +496,7 @@ function timerChanges(
   if (w.cancelTimers !== '*') w.cancelTimers.push(...before.filter((t) => !afterIds.has(timerId(t))).map(timerId));
   const isTurn = (t: TimerSpec<unknown>) => t.player !== undefined && t.turn !== false && !auto.has(t.player);
   const turnOf = (player: PlayerId) => after.find((t) => t.player === player && isTurn(t));
-  const started = new Map<PlayerId, Date>();
+  const started = new Map<PlayerId, { dueAt: Date; edit: boolean }>();
   for (const t of after) {
     if (beforeIds.has(timerId(t))) continue;
     // A player on vacation: their clock starts when the vacation ends.
@@ -510,7 +512,7 @@ function timerChanges(
         if (m > 0 && m < timing.turnLimitMinutes && at > now) w.jobs.push({ kind: 'timer-reminder', dueAt: at, payload: { ...payload, minutesLeft: m } });
       }
     }
-    if (turnOf(t.player!) === t) started.set(t.player!, dueAt);
+    if (turnOf(t.player!) === t) started.set(t.player!, { dueAt, edit: t.dm === 'edit' });
   }
   return game.seats.map((original) => {
     let seat = original;
@@ -518,8 +520,8 @@ function timerChanges(
     const turn = turnOf(p);
     const startedAt = started.get(p);
     if (startedAt) {
-      seat = { ...seat, turnVersion: game.version, turnStartedAt: now, deadlineAt: startedAt };
-      queue(w, 'dm', turnDm(game, def, next, p, startedAt));
+      seat = { ...seat, turnVersion: game.version, turnStartedAt: now, deadlineAt: startedAt.dueAt };
+      queue(w, 'dm', { ...turnDm(game, def, next, p, startedAt.dueAt), ...(startedAt.edit ? { edit: true } : {}) });
     } else if (!turn && (seat.deadlineAt !== null || seat.turnVersion !== null)) {
       seat = { ...seat, turnVersion: null, turnStartedAt: null, deadlineAt: null };
       // Their turn ended: the turn DM's move buttons go at once (unless the move was made from

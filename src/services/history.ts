@@ -61,7 +61,10 @@ export async function recentHistory(
   if (!row) return null;
   // As of the row's version: a move committed between the two reads waits for the next render.
   const rows = tail.filter((r) => r.seq <= row.version);
-  const range = rangeOf(rows, { ...opts, max });
+  // Secret moves (GameDefinition.secretMove) are no one's last move: the latest public one is.
+  const secret = ctx.games.get(row.kind)?.secretMove;
+  const told = secret ? rows.filter((r) => !((r.entry as LogEntry).type === 'move' && secret((r.entry as { move: unknown }).move))) : rows;
+  const range = rangeOf(told, { ...opts, max });
   if (!range) return null;
   return replaySteps(ctx, row, range.from, range.to, rows.slice().reverse());
 }

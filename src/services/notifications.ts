@@ -50,6 +50,11 @@ export const outboxPayloadSchemas = {
     fallbackChannelId: z.string(),
     notification: notificationSchema,
     /**
+     * A turn DM that edits the player's newest DM of this game in place (no new message, no ping)
+     * when there is one (TimerSpec.dm 'edit'); else, or when that DM is gone, it is posted.
+     */
+    edit: z.boolean().optional(),
+    /**
      * The game as the change committed it, for rendering the DM without reading the game again.
      * `boardMessageId` null: the board was not posted yet (a new game), read it at delivery.
      * Rows written before this existed have none: the dispatcher reads the game then.

@@ -91,6 +91,14 @@ export interface GameDefinition {
     afterStart?: (tx: Tx, gameId: number) => Promise<void>;
   }>;
   /**
+   * Moves that change nothing anyone else may see (Krellstones' secret reroll selection): a change
+   * made only of such moves redraws no public message (no board refresh), and the board's "Last
+   * move" passes over them, so nobody learns that or when a player chose until something public
+   * happens. Only for a game whose board buttons carry no version (the board is not redrawn at the
+   * new version). Default: none.
+   */
+  secretMove?(move: unknown): boolean;
+  /**
    * Moments that must ping a player in the game's channel at once, as a message of its own (an edit
    * of the board pings nobody): Krellstones' Pup in the Hangar. Compared on every change (`prev`
    * null at the start); `users` are pinged.
@@ -127,6 +135,11 @@ export interface LobbySeat {
 }
 
 export interface LobbyHooks {
+  /**
+   * Before a player sits down (in the join's transaction): a UserError refuses a player who could
+   * never be ready (what they lack, and how to get it). Default: anyone may sit.
+   */
+  checkJoin?(tx: Tx, ctx: ServiceContext, input: { guildId: string; playerId: PlayerId; options: unknown }): Promise<void>;
   /** A seat's data when the player sits down (the host's seat gets what the host opened with). */
   initialData(input: { host: boolean; hostData?: unknown }): unknown;
   /**

@@ -195,6 +195,7 @@ export async function joinTable(
       // A lobby's seat holds what the player brings: one lobby of a game at a time.
       const other = await tx.gameTable.findFirst({ where: { guildId: table.guildId, kind: table.kind, status: 'open', id: { not: table.id }, seats: { some: { playerId: input.user.id } } } });
       if (other) throw new UserError('table/elsewhere', `You are already at table #${other.id}: leave it first.`);
+      await ctx.games.require(table.kind).lobby?.checkJoin?.(tx, ctx, { guildId: table.guildId, playerId: input.user.id, options: table.options });
     }
     await ensurePlayers(tx, [input.user]);
     const now = ctx.clock.now();

@@ -37,6 +37,8 @@ describe('untrusted input', () => {
     expect(bad.response).toBeNull();
     const ok = await h.api.command({ user: 'alice', channel: 'general', name: 'knucklebones', options: { subcommand: 'help' } });
     expect(ok.response?.message?.content).toMatch(/How to play Knucklebones/);
+    // It ends with where the full rules are (tests/architecture/docs.test.ts: for every game).
+    expect(ok.response?.message?.content).toMatch(/`docs\/rules\/knucklebones\.md` in Stonehall's repository\.$/);
   });
 
   it('a game button with a forged message id never rewrites the message it claims to come from', async () => {

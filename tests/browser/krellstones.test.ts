@@ -174,8 +174,14 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     // The kit's mat is named once ("Modern Krellstones mat", not "… mat mat").
     await expect(board('alice').innerText()).resolves.toMatch(/on the Modern Krellstones mat \(#\d+\)/);
 
-    // Dave (Alice's tab for a moment) sits down with Join and gets up with Leave.
+    // Dave (Alice's tab for a moment) has no stones: Join refuses him with the fix. He claims his kit,
+    // sits down with Join and gets up with Leave.
     await actAs(alice, 'Dave');
+    await board('alice').getByRole('button', { name: 'Join' }).click();
+    await reply(alice, /You have no krellstones yet: every player brings 1 Pawn, 1 Dancer, 3 Krells, 1 Master\. Claim your free starter kit with \/krellstone claim/).waitFor();
+    await slash(alice, 'krellstone claim');
+    await alice.keyboard.press('Enter');
+    await expect.poll(() => h.db.prisma.asset.count({ where: { playerId: h.emulator.users.dave, type: 'stone' } })).toBe(6);
     await board('alice').getByRole('button', { name: 'Join' }).click();
     await board('alice').getByText(/@Dave ⏳ choosing/).waitFor();
     await board('alice').getByRole('button', { name: 'Leave' }).click();
@@ -206,9 +212,10 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
     await mine.locator('.select-face', { hasText: /Sideboard/ }).click();
     await mine.getByRole('option', { name: new RegExp(`Krell #${granted.id}\\b`) }).click();
     await mine.getByText(`Sideboard (1 of 1): Krell #${granted.id}.`).waitFor();
-    // Five menus fill the panel's five rows: it says where Ready is instead of showing none.
-    await mine.getByText(/When you are done, Ready on the table message/).waitFor();
-    await board('alice').getByRole('button', { name: 'Ready' }).click();
+    // With a sideboard the Pawn, the Dancer and the Master share a menu, so the panel keeps its Ready
+    // within Discord's five rows; she readies from the panel.
+    await mine.getByRole('button', { name: 'Ready' }).click();
+    await reply(alice, /You are ready: the game starts when everyone seated is/).waitFor();
     await board('alice').getByText(/@Alice ✅ ready/).waitFor();
     // Bob ticks his first Krell in the Choose stones menu and readies on the table.
     await tabs.bob.bringToFront();
@@ -245,15 +252,15 @@ describe.skipIf(!runBrowserTests)('the playground in Chromium: three newcomers p
         const page = tabs[w];
         await page.bringToFront();
         await board(w).getByRole('button', { name: 'Yell!' }).waitFor();
-        // The window's end reads "until 8:42 PM (in a few seconds)".
-        await expect(board(w).innerText()).resolves.toMatch(/yell KRELLSTONES! now \(the Yell! button or \/krellstones yell\), until \d+:\d\d [AP]M \(in [^)]+\)!/);
+        // A short window says its length beside the clock time ("8 s to yell"), never "in a few seconds".
+        await expect(board(w).innerText()).resolves.toMatch(/yell KRELLSTONES! now \(the Yell! button or \/krellstones yell\): 8 s to yell, until \d+:\d\d:\d\d [AP]M, or until the rolling ends!/);
         await shoot(page, board(w), `krellstones-pup-${w === 'carol' ? 'phone' : 'desktop'}`);
         // A wrong yell, from the Yell! of the DM that pinged the owner, counts for nothing…
         const phone = page.viewportSize()!.width < 700;
         if (phone) await page.getByRole('button', { name: 'Channels' }).click();
         await openChannel(page, 'Stonehall');
         const ping = message(page, /PUP IN THE HANGAR in Krellstones #\d+!/).last();
-        await expect(ping.innerText()).resolves.toMatch(/exactly, until \d+:\d\d [AP]M \(in [^)]+\)/);
+        await expect(ping.innerText()).resolves.toMatch(/exactly, 8 s to yell, until \d+:\d\d:\d\d [AP]M or until the rolling ends/);
         await ping.getByRole('button', { name: 'Yell!' }).click();
         const dialog = page.getByRole('dialog', { name: 'Pup in the Hangar!' });
         await dialog.getByRole('textbox', { name: /Your yell/ }).fill('krellstones!');

@@ -33,7 +33,7 @@ export { EmulatorState } from './state.ts';
 export type { EmulatorEvent, MessageRecord, UserRecord, ChannelRecord, CommandRecord, Rejection } from './state.ts';
 export { addMember, exampleServer, seedServer, DEFAULT_BOT_PERMISSIONS, permissionBits, permissionNames } from './server.ts';
 export type { ServerDefinition, GuildDefinition, UserDefinition, RoleDefinition, ChannelDefinition, OverwriteDefinition, PermissionName, GuildHandle, UserAlias, ChannelName, RoleName } from './server.ts';
-export { Permission } from './permissions.ts';
+export { Permission, implicitPermissions } from './permissions.ts';
 export type { SetOverwriteRequest, ClearOverwriteRequest, SetRolePermissionsRequest, DeleteChannelRequest, ChannelPermissionsView, RolePermissionsView } from './test-api.ts';
 export type { InteractionResult, CommandRequest, ComponentRequest, AutocompleteRequest, ModalRequest, UserMessageRequest, FaultRequest } from './test-api.ts';
 export type { FaultSpec } from './faults.ts';

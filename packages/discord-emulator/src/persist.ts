@@ -13,7 +13,7 @@
  *
  * What the bot is told was done must survive a hard kill (SIGKILL) of the process at any moment:
  * every message created, edited or deleted, every uploaded file, DM channel, thread, enforced
- * nonce and permission change is appended to the journal (one JSON line, written with a
+ * nonce, registered command and permission change is appended to the journal (one JSON line, written with a
  * synchronous write, uploads first) before the REST answer leaves, from the same call stack that
  * made the change. A restart reads state.json, then replays the journals written since it. Each
  * save of state.json starts a new journal and deletes the ones it covers. The write reaches the
@@ -52,7 +52,8 @@ type JournalEntry =
   | { t: 'file'; id: string; contentType: string; filename: string }
   | { t: 'overwrites'; channelId: string; overwrites: SavedOverwrite[] }
   | { t: 'role'; roleId: string; permissions: string }
-  | { t: 'chdel'; channelId: string };
+  | { t: 'chdel'; channelId: string }
+  | { t: 'commands'; guildId: string | null; commands: CommandRecord[] };
 
 const JOURNAL = /^journal-(\d+)\.ndjson$/;
 
@@ -174,6 +175,9 @@ export class Persistence {
         case 'channel.delete':
           this.append({ t: 'chdel', channelId: change.channel.id });
           return;
+        case 'commands.update':
+          this.append({ t: 'commands', guildId: change.guildId, commands: this.state.commandsFor(change.guildId) });
+          return;
         default:
           return;
       }
@@ -284,6 +288,12 @@ export class Persistence {
       case 'chdel':
         this.deleteChannel(e.channelId);
         return;
+      case 'commands': {
+        if (e.guildId !== null && !state.guilds.has(e.guildId)) return;
+        for (const [id, c] of state.commands) if (c.guildId === e.guildId) state.commands.delete(id);
+        for (const c of e.commands) state.commands.set(c.id, c);
+        return;
+      }
     }
   }
 

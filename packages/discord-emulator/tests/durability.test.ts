@@ -76,7 +76,7 @@ function rest(ready: Ready) {
 }
 
 describe('a hard kill of the emulator loses nothing the bot was told was done', () => {
-  it('a message posted, an upload, a DM, an edit, a deletion, an enforced nonce and a permission change survive SIGKILL right after the answer', async () => {
+  it('a message posted, an upload, a DM, an edit, a deletion, commands, an enforced nonce and a permission change survive SIGKILL right after the answer', async () => {
     const first = await start();
     const call = rest(first.ready);
     const games = first.ready.guilds[0]!.channels.games!;
@@ -89,6 +89,8 @@ describe('a hard kill of the emulator loses nothing the bot was told was done', 
     const dm = await call('POST', `/channels/${dmChannel.id as string}/messages`, { content: 'your turn' });
     await call('DELETE', `/channels/${games}/messages/${gone.id as string}`);
     await call('PATCH', `/channels/${games}/messages/${board.id as string}`, { content: 'the board, one move later' });
+    const app = (await call('GET', '/applications/@me')).id as string;
+    await call('PUT', `/applications/${app}/commands`, [{ name: 'ping', description: 'Replies' }]);
     const last = await call('POST', `/channels/${games}/messages`, { content: 'posted last', nonce: 'n-1', enforce_nonce: true });
     // The answer is in: kill at once, with no chance to save on the way out.
     first.proc.kill('SIGKILL');
@@ -107,6 +109,7 @@ describe('a hard kill of the emulator loses nothing the bot was told was done', 
     const retried = await rest(second.ready)('POST', `/channels/${games}/messages`, { content: 'posted last', nonce: 'n-1', enforce_nonce: true });
     expect(retried.id).toBe(last.id);
     expect((await again.channelPermissions(general)).effective).not.toContain('ATTACH_FILES');
+    expect((await again.state()).commands.map((c) => c.name)).toEqual(['ping']);
     second.proc.kill('SIGTERM');
     await new Promise((resolve) => second.proc.once('exit', resolve));
   });

@@ -99,6 +99,20 @@ describe("the emulator's answers against Discord's spec", () => {
     expect((await call('POST', `/channels/${(own.body as { id: string }).id}/messages`, { content: 'in the thread' })).status).toBe(200);
     expect((await call('DELETE', `/channels/${general}/messages/${messageId}`)).status).toBe(204);
 
+    // permissions: Discord's refusals (50001 unseen, 50013 not allowed, 10003 deleted), embeds dropped
+    await h.emu.setOverwrite({ channel: 'leaderboard', user: 'bot', deny: ['VIEW_CHANNEL'] });
+    await h.emu.setOverwrite({ channel: 'challenges', role: '@everyone', deny: ['SEND_MESSAGES'] });
+    await h.emu.setOverwrite({ channel: 'games', user: 'bot', deny: ['EMBED_LINKS', 'READ_MESSAGE_HISTORY'] });
+    const refused = (r: { status: number; body: unknown }) => [r.status, (r.body as { code: number }).code];
+    expect(refused(await call('GET', `/channels/${emulator.channels.leaderboard}`))).toEqual([403, 50001]);
+    expect(refused(await call('POST', `/channels/${emulator.channels.leaderboard}/messages`, { content: 'hi' }))).toEqual([403, 50001]);
+    expect(refused(await call('POST', `/channels/${emulator.channels.challenges}/messages`, { content: 'hi' }))).toEqual([403, 50013]);
+    const noEmbeds = await call('POST', `/channels/${emulator.channels.games}/messages`, { content: 'board', embeds: [{ title: 'dropped' }] });
+    expect((noEmbeds.body as { embeds: unknown[] }).embeds).toEqual([]);
+    expect(refused(await call('GET', `/channels/${emulator.channels.games}/messages/${(noEmbeds.body as { id: string }).id}`))).toEqual([403, 50001]);
+    await h.emu.deleteChannel({ channel: 'leaderboard' });
+    expect(refused(await call('POST', `/channels/${emulator.channels.leaderboard}/messages`, { content: 'hi' }))).toEqual([404, 10003]);
+
     // guilds
     await call('GET', `/guilds/${guild}`);
     await call('GET', `/guilds/${guild}?with_counts=true`);

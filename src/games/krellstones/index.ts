@@ -31,6 +31,8 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
     return [...expired, ...alongside];
   },
   points: false,
+  // A reroll selection is secret until the rerolls are rolled: choosing moves no public message.
+  secretMove: (move) => (move as KrellstonesMove).type === 'select',
   assets: krellstonesAssets,
   lobby,
   lobbyPanel,
@@ -60,7 +62,7 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
     '**A round:** everyone rolls by themselves, one after the other. Effects, in order: **SPINS OUT** (two of your Krells show the same number: every stone showing it is discarded), **IN THE SWAMP** (everyone’s highest value is the same: discarded), **HAZE THE MASTER** (a Master below the sum of the left player’s Krells is discarded), **PAWNS UP** (all pawns equal or consecutive: each turns to its highest side), **BURY THE GHOST DANCER** (a Dancer on its lowest side: buried, back next round on its highest), **PAWN IS QUEEN** (a pawn showing its owner’s highest value: the lowest sum wins the round).',
     '**Pup in the Hangar:** your Master rolls its lowest side: yell `KRELLSTONES!` exactly (the Yell! button or `/krellstones yell`) within the window and it turns to its highest (**CAPTAIN ON DECK**).',
     '**Rerolls:** everyone secretly picks stones still in play to reroll (**Choose rerolls**, then **Ready**); effects resolve again. **Scoring:** the sum of your stones in play; below 23 or above 123 busts. The highest sum that does not bust wins the round (if all but the last bust, the last wins). Between rounds you may swap stones from your sideboard.',
-    'Most rounds won wins the game; equal counts draw. Three choices in a row left to run out forfeit your seat to the autopilot.',
+    'Most rounds won wins the game; equal counts draw. **Running out:** a reroll or swap choice left to run out rerolls (or swaps) nothing, but **three choices in a row left to run out forfeit your seat** (with two players you lose; with more the autopilot plays on and you rank last). The board and your DM warn you after the first and the second.',
   ].join('\n'),
 };
 checkModule(krellstones as GameModule);

@@ -8,7 +8,7 @@ import { inTransaction } from '../../services/games.ts';
 import { changeSeat, getTable, type TableWithSeats } from '../../services/tables.ts';
 import { LOADOUT, STONE_KINDS, STONE_TYPES, type StoneType } from './data.ts';
 import { optionsSchema } from './engine/index.ts';
-import { ownedStoneName, seatData, setSelectionOfType, stonesOf } from './lobby.ts';
+import { ownedStoneName, seatData, setSelectionOfTypes, stonesOf } from './lobby.ts';
 
 /**
  * The lobby's private panel (`Choose stones` on the table message): the clicker's stones in one
@@ -17,7 +17,10 @@ import { ownedStoneName, seatData, setSelectionOfType, stonesOf } from './lobby.
  */
 
 type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
-const MENU_KEYS = [...STONE_TYPES, 'sideboard'] as const;
+/** The types that share a menu when rows run short: one stone of each. */
+const SINGLES: readonly StoneType[] = ['pawn', 'dancer', 'master'];
+const SINGLES_KEY = 'singles';
+const MENU_KEYS = [...STONE_TYPES, 'sideboard', SINGLES_KEY] as const;
 
 async function panel(deps: BotDeps, table: TableWithSeats, userId: string, note = ''): Promise<MessagePayload> {
   const seat = table.seats.find((s) => s.playerId === userId);
@@ -37,24 +40,35 @@ async function panel(deps: BotDeps, table: TableWithSeats, userId: string, note 
   if (seat.ready) lines.push('✅ You are ready; any change here makes you choose Ready again.');
   if (note) lines.push(note);
   const rows: Row[] = [];
+  const picked = new Set(data.stones);
+  const freeOf = (type: StoneType) => free.filter((s) => s.data.type === type && !data.sideboard.includes(String(s.id)));
   for (const type of STONE_TYPES) {
-    const mine = free.filter((s) => s.data.type === type && !data.sideboard.includes(String(s.id)));
-    if (mine.length === 0) {
-      lines.push(`You have no free ${STONE_KINDS[type].name}: Ready will say what is missing.`);
-      continue;
-    }
-    const picked = new Set(data.stones);
-    const list = [...mine.filter((s) => picked.has(String(s.id))), ...mine.filter((s) => !picked.has(String(s.id)))].slice(0, 25);
-    if (mine.length > 25) lines.push(`You have ${mine.length} ${STONE_KINDS[type].name}s: the menu lists 25; \`/krellstones select\` reaches any.`);
+    if (freeOf(type).length === 0) lines.push(`You have no free ${STONE_KINDS[type].name}: Ready will say what is missing.`);
+    else if (freeOf(type).length > 8) lines.push(`You have ${freeOf(type).length} ${STONE_KINDS[type].name}s: a menu lists at most 25 stones (fewer when types share one); \`/krellstones select\` reaches any.`);
+  }
+  const sideboardMenu = options.sideboard !== 'off' && free.some((s) => !data.stones.includes(String(s.id)));
+  // Discord allows five rows: four menus by type, the sideboard's and Ready make six, so then the
+  // Pawn, the Dancer and the Master share one menu (one of each).
+  const present = STONE_TYPES.filter((t) => freeOf(t).length > 0);
+  const merge = present.length + (sideboardMenu ? 1 : 0) + 1 > 5;
+  const groups: StoneType[][] = merge ? [SINGLES.filter((t) => present.includes(t)), ...present.filter((t) => !SINGLES.includes(t)).map((t) => [t])] : present.map((t) => [t]);
+  for (const types of groups) {
+    // Chosen stones first; a shared menu gives each type its share of the 25 options.
+    const list = types.flatMap((t) => {
+      const mine = freeOf(t);
+      return [...mine.filter((s) => picked.has(String(s.id))), ...mine.filter((s) => !picked.has(String(s.id)))].slice(0, Math.floor(25 / types.length));
+    });
+    const max = types.reduce((n, t) => n + Math.min(LOADOUT[t], list.filter((s) => s.data.type === t).length), 0);
+    const placeholder = types.map((t) => `${LOADOUT[t]} ${STONE_KINDS[t].name}${LOADOUT[t] > 1 ? 's' : ''}`).join(', ');
     rows.push({
       type: ComponentType.ActionRow,
       components: [
         {
           type: ComponentType.StringSelect,
-          custom_id: customId('tb:pick', table.id, type),
-          placeholder: `${LOADOUT[type]} ${STONE_KINDS[type].name}${LOADOUT[type] > 1 ? 's' : ''} (none: at random)`,
+          custom_id: customId('tb:pick', table.id, types.length === 1 ? types[0]! : SINGLES_KEY),
+          placeholder: `${placeholder} (none: at random)`,
           min_values: 0,
-          max_values: Math.min(LOADOUT[type], list.length),
+          max_values: max,
           options: list.map((s) => ({
             label: clip(ownedStoneName(s), 100),
             value: String(s.id),
@@ -84,12 +98,7 @@ async function panel(deps: BotDeps, table: TableWithSeats, userId: string, note 
       } as Row);
     }
   }
-  if (rows.length < 5) {
-    rows.push({ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:ready', table.id), label: 'Ready', emoji: { name: '✅' } }] } as Row);
-  } else if (!seat.ready) {
-    // Five menus (four types and the sideboard) fill Discord's five rows: no room for Ready here.
-    lines.push('When you are done, **Ready** on the table message (or `/krellstones ready`).');
-  }
+  rows.push({ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Success, custom_id: customId('tb:ready', table.id), label: 'Ready', emoji: { name: '✅' } }] } as Row);
   return { content: lines.join('\n').slice(0, 2000), components: rows.slice(0, 5), allowed_mentions: { parse: [] } };
 }
 
@@ -116,7 +125,7 @@ async function pick(deps: BotDeps, table: TableWithSeats, userId: string, key: s
       },
     });
   } else {
-    await setSelectionOfType(deps.ctx, { guildId: table.guildId, userId, tableId: table.id, type: key as StoneType, ids: values });
+    await setSelectionOfTypes(deps.ctx, { guildId: table.guildId, userId, tableId: table.id, types: key === SINGLES_KEY ? SINGLES.slice() : [key as StoneType], ids: values });
   }
   return panel(deps, await getTable(deps.ctx, table.id, table.guildId), userId, '✅ Saved.');
 }

@@ -147,7 +147,22 @@ async function prepareStart(tx: Tx, ctx: ServiceContext, input: { guildId: strin
   return { options, playerData, afterStart: (t: Tx, gameId: number) => assetsOf(ctx, KIND).lockFor(t, assets, gameId) };
 }
 
+/**
+ * Join: a player who does not own a full loadout (1 Pawn, 1 Dancer, 3 Krells, 1 Master) could never
+ * be ready: refused at once, with the way to get stones (a stone busy in another game is Ready's
+ * business: that game may end first).
+ */
+async function checkJoinStones(tx: Tx, ctx: ServiceContext, input: { guildId: string; playerId: PlayerId }): Promise<void> {
+  const stones = await stonesOf(tx, ctx, input.guildId, input.playerId);
+  const missing = STONE_TYPES.filter((t) => stones.filter((s) => s.data.type === t).length < LOADOUT[t]);
+  if (missing.length === 0) return;
+  const need = STONE_TYPES.map((t) => `${LOADOUT[t]} ${typeName(t, LOADOUT[t])}`).join(', ');
+  const what = stones.length === 0 ? 'You have no krellstones yet' : `You lack ${missing.map((t) => `${LOADOUT[t] - stones.filter((s) => s.data.type === t).length} ${typeName(t, LOADOUT[t] - stones.filter((s) => s.data.type === t).length)}`).join(', ')}`;
+  throw new UserError('krellstones/missing-stones', `${what}: every player brings ${need}. Claim your free starter kit with \`/krellstone claim\` (or buy one in \`/krellstone shop\`), then join again.`);
+}
+
 export const lobby: LobbyHooks = {
+  checkJoin: checkJoinStones,
   initialData: ({ host, hostData }) => {
     const h = (hostData ?? {}) as { mat?: number; matName?: string };
     return { stones: [], sideboard: [], ...(host && h.mat !== undefined ? { mat: h.mat, ...(h.matName ? { matName: h.matName } : {}) } : {}) };
@@ -309,6 +324,15 @@ export async function unselectStone(ctx: ServiceContext, input: { guildId: strin
 
 /** Replaces the selection of one type (the menus by type): `ids` are asset ids of the player's stones. */
 export async function setSelectionOfType(ctx: ServiceContext, input: { guildId: string; userId: string; tableId: number; type: StoneType; ids: string[] }): Promise<TableWithSeats> {
+  return setSelectionOfTypes(ctx, { ...input, types: [input.type] });
+}
+
+/**
+ * Replaces the selection of several types at once (one menu for the Pawn, the Dancer and the
+ * Master): `ids` are asset ids of the player's stones, each of one of `types`, at most the loadout
+ * of each type.
+ */
+export async function setSelectionOfTypes(ctx: ServiceContext, input: { guildId: string; userId: string; tableId: number; types: StoneType[]; ids: string[] }): Promise<TableWithSeats> {
   return changeSeat(ctx, {
     tableId: input.tableId,
     guildId: input.guildId,
@@ -316,14 +340,20 @@ export async function setSelectionOfType(ctx: ServiceContext, input: { guildId: 
     async change(tx, seat) {
       const data = seatData(seat.data);
       const stones = await stonesOf(tx, ctx, input.guildId, input.userId);
-      if (input.ids.length > LOADOUT[input.type]) throw new UserError('krellstones/too-many', `A game takes ${LOADOUT[input.type]} ${typeName(input.type, LOADOUT[input.type])}.`);
-      for (const id of input.ids) {
+      const picked = input.ids.map((id) => {
         const s = stones.find((x) => String(x.id) === id);
-        if (!s || s.data.type !== input.type) throw new UserError('krellstones/no-such-stone', `You have no ${STONE_KINDS[input.type].name} #${id}.`);
+        if (!s || !input.types.includes(s.data.type)) throw new UserError('krellstones/no-such-stone', `You have no ${input.types.map((t) => STONE_KINDS[t].name).join(' or ')} #${id}.`);
         requireFree(s);
         if (data.sideboard.includes(id)) throw new UserError('krellstones/on-sideboard', `Your ${ownedStoneName(s)} is on your sideboard: remove it from there first.`);
+        return s;
+      });
+      for (const t of input.types) {
+        if (picked.filter((s) => s.data.type === t).length > LOADOUT[t]) throw new UserError('krellstones/too-many', `A game takes ${LOADOUT[t]} ${typeName(t, LOADOUT[t])}.`);
       }
-      const others = data.stones.filter((x) => stones.find((t) => String(t.id) === x)?.data.type !== input.type);
+      const others = data.stones.filter((x) => {
+        const t = stones.find((s) => String(s.id) === x)?.data.type;
+        return t === undefined || !input.types.includes(t);
+      });
       return { ...data, stones: [...others, ...input.ids] };
     },
   });

@@ -2,7 +2,7 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonC
 import { mention, plain, scoreText, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
-import { STONE_KINDS, YELL } from './data.ts';
+import { LIMITS, PACE_TABLE, STONE_KINDS, YELL, type Pace } from './data.ts';
 import type { KrellstonesView, ViewSeat, ViewStone } from './engine/index.ts';
 import { ids } from './ids.ts';
 import { optionsSchema } from './engine/index.ts';
@@ -26,8 +26,52 @@ const button = (custom_id: string, label: string, style: ButtonStyle, extra: Par
   ({ type: ComponentType.Button, style, custom_id, label, ...extra }) as APIButtonComponent;
 const linkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Board' });
 
-/** A deadline as every reader sees it: "until 8:42 PM (in 8 seconds)" (a relative time after "before" reads "before in 8 seconds"). */
+/** A deadline as every reader sees it: "until 8:42 PM (in 8 hours)" (a relative time after "before" reads "before in 8 seconds"). */
 export const until = (d: Date | string) => `until ${ts(d, 't')} (${ts(d, 'R')})`;
+
+/** Windows shorter than this say their length in words; a relative time ("in a few seconds") would soon read as past. */
+export const SHORT_WINDOW_MS = 5 * 60_000;
+
+/** "45 s", "3 min", "1 h". */
+export function lengthText(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}
+
+/** The clock time to the second (Discord's long time): no "in …" that turns into "… ago". */
+const clock = (d: Date | string) => `<t:${Math.floor(new Date(d).getTime() / 1000)}:T>`;
+
+/**
+ * A window and its end: "45 s to choose, until 2:56:10 PM" when it is short (its length in words
+ * beside the time: a relative "in a few seconds" says nothing and soon reads as past), "until
+ * 8:42 PM (in 23 hours)" when it is long (or of unknown length).
+ */
+export function windowText(deadline: Date | string, lengthMs: number | null, what: string): string {
+  if (lengthMs !== null && lengthMs < SHORT_WINDOW_MS) return `${lengthText(lengthMs)} to ${what}, until ${clock(deadline)}`;
+  return until(deadline);
+}
+
+/** The length of a choice at this pace (null: the server's turn limit, long). */
+export const choiceMs = (pace: Pace): number | null => {
+  const c = PACE_TABLE[pace].choice;
+  return c === 'turn-limit' ? null : c.ms;
+};
+
+/** How many more choices in a row may run out before the seat is forfeited (after `expiries`). */
+export const runOutsLeft = (expiries: number) => LIMITS.expiriesToForfeit - expiries;
+
+/** The rule, in words: what running out costs. */
+export const RUN_OUT_RULE = `${['', 'one', 'two', 'three', 'four'][LIMITS.expiriesToForfeit]} choices in a row left to run out forfeit your seat`;
+
+/** A warning after a run-out: "⚠️ 1 choice ran out: 2 more in a row forfeit the seat". */
+export function runOutWarning(expiries: number, you: boolean): string | null {
+  if (expiries <= 0) return null;
+  const left = runOutsLeft(expiries);
+  const ran = expiries === 1 ? `${you ? 'your last choice' : '1 choice'} ran out` : `${expiries} ${you ? 'of your ' : ''}choices ran out in a row`;
+  const next = left === 1 ? `the next one that runs out forfeits ${you ? 'your' : 'the'} seat` : `${left} more in a row forfeit ${you ? 'your' : 'the'} seat`;
+  return `⚠️ ${ran}: ${next}`;
+}
 
 export const nameOf = (names: Names, id: string) => plain(names[id] ?? (id.startsWith('autopilot') ? 'Autopilot' : 'player'));
 
@@ -82,6 +126,8 @@ function seatBlock(view: KrellstonesView, seat: ViewSeat, names: Names, meta: { 
   const stones = rolled ? seat.stones.map(stoneText).join(' · ') : `🎲 ${seat.stones.map((s) => (s.status === 'unrolled' ? `${stoneName(s)}${s.ghost ? ' 👻' : ''}` : stoneText(s))).join(' · ')}`;
   const out = [...new Set(seat.stones.filter((s) => s.why).map((s) => `${STONE_KINDS[s.type].name} ${s.value}: ${s.why}`))];
   const lines = [head, `> ${stones}`];
+  const warn = seat.out ? null : runOutWarning(seat.expiries, false);
+  if (warn) lines.push(`> ${warn}.`);
   if (out.length) lines.push(`> ✖ ${out.join(' · ')}`);
   if (seat.ghostNext) lines.push('> 👻 Their Dancer returns next round on its highest side.');
   if (view.sideboard !== null && seat.sideboard.length) lines.push(`> Sideboard: ${seat.sideboard.map((s) => `${stoneName(s)} (${s.sides.map((x) => x.value).join('/')})`).join(' · ')}`);
@@ -93,11 +139,15 @@ function seatBlock(view: KrellstonesView, seat: ViewSeat, names: Names, meta: { 
 function phaseLine(view: KrellstonesView, meta: Pick<BoardMeta, 'deadlines'> & { dueAt?: Date | null }): string {
   if (view.outcome) return '🏁 **Game over**';
   const due = (p: string) => meta.deadlines[p] ?? null;
-  const firstDeadline = view.awaiting.map(due).find((d): d is Date => d instanceof Date) ?? meta.dueAt ?? null;
-  const untilText = firstDeadline ? ` ${until(firstDeadline)}` : '';
+  const firstDeadline = view.awaiting.filter((p) => !view.windows.includes(p)).map(due).find((d): d is Date => d instanceof Date) ?? null;
+  const what = view.phase === 'swaps' ? 'swap' : 'choose';
+  const window = firstDeadline ? windowText(firstDeadline, choiceMs(view.pace), what) : '';
+  const untilText = window.startsWith('until') ? ` ${window}` : window ? `: ${window}` : '';
   if (view.phase === 'rolling') {
     const next = view.nextRoller ? `${mention(view.nextRoller)} rolls next` : 'everyone has rolled; effects resolve next';
-    const at = meta.dueAt ? ` ${ts(meta.dueAt, 'R')}` : '';
+    const gap = PACE_TABLE[view.pace].rollGapMs;
+    // A roll seconds away is told by its gap and clock time: "in 2 seconds" would read "2 seconds ago" once it passed.
+    const at = meta.dueAt ? (gap < SHORT_WINDOW_MS ? ` at ${clock(meta.dueAt)} (${lengthText(gap)} between rolls)` : ` ${ts(meta.dueAt, 'R')}`) : '';
     return `🎲 **Rolling**: ${next}${at}`;
   }
   if (view.phase === 'rerolls') {
@@ -149,12 +199,17 @@ function board(view: KrellstonesView, boardMeta: BoardMeta): MessagePayload {
   const names = meta.names;
   const settings = [`${view.pace}`, view.rerolls ? 'rerolls on' : 'rerolls off', view.sideboard === null ? 'no sideboard' : `sideboard ${view.sideboard}`].join(' · ');
   const roundText = view.outcome ? `${view.rounds} rounds` : `round **${view.round}** of ${view.rounds}`;
-  const lines = [`🎲 **Krellstones #${meta.gameId}**${meta.practice ? ' (practice)' : ''} · ${roundText} · ${settings}`];
+  // A game started from a table says which: the table's message became this board.
+  const from = meta.tableId !== undefined ? ` (was table #${meta.tableId})` : '';
+  const lines = [`🎲 **Krellstones #${meta.gameId}**${from}${meta.practice ? ' (practice)' : ''} · ${roundText} · ${settings}`];
   if (!view.outcome) {
     lines.push(phaseLine(view, meta));
     if (view.reversed) lines.push('👑 **Pawn is Queen**: the lowest sum wins this round.');
     if (view.pawnsOut) lines.push('🪑 Every Pawn is benched this round (Pawn is Queen last round).');
-    for (const p of view.windows) lines.push(`🐶 **PUP IN THE HANGAR**: ${mention(p)}, yell \`${YELL}\` now (the Yell! button or \`/krellstones yell\`)${meta.deadlines[p] ? `, ${until(meta.deadlines[p]!)}` : ''}!`);
+    for (const p of view.windows) {
+      const d = meta.deadlines[p];
+      lines.push(`🐶 **PUP IN THE HANGAR**: ${mention(p)}, yell \`${YELL}\` now (the Yell! button or \`/krellstones yell\`)${d ? `: ${windowText(d, PACE_TABLE[view.pace].yellWindowMs, 'yell')}, or until the rolling ends` : ''}!`);
+    }
   }
   lines.push('');
   for (const p of view.order) lines.push(...seatBlock(view, view.seats[p]!, names, { autopilot: meta.autopilot ?? [] }));
@@ -197,13 +252,15 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     const head = n.type === 'reminder' ? `⏰ Reminder: ${title} waits for you ${until(n.deadlineAt)}.` : null;
     const gameMeta = { gameId: n.gameId, version: meta.version, names: meta.names, deadlines: {}, seedCommitment: '', seed: null } as BoardMeta;
     if (me && view.windows.includes(me)) {
-      const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly, ${until(n.deadlineAt)} (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
+      const text = [head ?? `🐶 **PUP IN THE HANGAR** in ${title}! Your Master rolled its lowest side.`, `Yell \`${YELL}\` exactly, ${windowText(n.deadlineAt, PACE_TABLE[view.pace].yellWindowMs, 'yell')} or until the rolling ends (the Yell! button, or \`/krellstones yell text:${YELL}\`): Captain on Deck turns it to its highest side.`];
       const b = meta.active && !meta.public ? [row([button(ids.make('yell', n.gameId, meta.version), 'Yell!', ButtonStyle.Danger, { emoji: { name: '📢' } })])] : [];
       return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] }, ...(b.length ? { urgent: true as const } : {}) };
     }
     if (view.phase === 'rerolls') {
-      const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret) ${until(n.deadlineAt)}; if time runs out you reroll nothing.`];
       const mine = me ? view.seats[me] : null;
+      const text = [head ?? `🔁 Round ${view.round} of ${title}: choose your rerolls (secret), ${windowText(n.deadlineAt, choiceMs(view.pace), 'choose')}. If time runs out you reroll nothing; ${RUN_OUT_RULE}.`];
+      const warn = mine && runOutWarning(mine.expiries, true);
+      if (warn) text.push(`${warn}.`);
       if (mine) text.push(`Your stones: ${mine.stones.map(stoneText).join(' · ')} (sum ${mine.sum})`);
       const b =
         meta.active && !meta.public
@@ -213,7 +270,10 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
       return { content: text.join('\n'), components: [...b, ...links], allowed_mentions: { parse: [] } };
     }
     if (view.phase === 'swaps') {
-      const text = [head ?? `🔄 Round ${view.round} of ${title} is over: swap stones from your sideboard ${until(n.deadlineAt)}, then Ready.`];
+      const mine = me ? view.seats[me] : null;
+      const text = [head ?? `🔄 Round ${view.round} of ${title} is over: swap stones from your sideboard, then Ready: ${windowText(n.deadlineAt, choiceMs(view.pace), 'swap')}. If time runs out you swap nothing; ${RUN_OUT_RULE}.`];
+      const warn = mine && runOutWarning(mine.expiries, true);
+      if (warn) text.push(`${warn}.`);
       const b =
         meta.active && !meta.public
           ? [row([button(ids.make('sw', n.gameId, meta.version), 'Sideboard swap', ButtonStyle.Primary, { emoji: { name: '🔄' } }), button(ids.make('ready', n.gameId, meta.version), 'Ready', ButtonStyle.Success, { emoji: { name: '✅' } })])]

@@ -6,6 +6,7 @@ import { UserError } from '../../services/errors.ts';
 import { STONE_KINDS, YELL } from './data.ts';
 import type { KrellstonesMove, KrellstonesView, ViewStone } from './engine/index.ts';
 import { ids } from './ids.ts';
+import { explainLateYell, yellIsLate } from './late-yell.ts';
 import { stoneName, stoneText, yellHeard } from './present.ts';
 
 /**
@@ -157,6 +158,9 @@ const ready: Route = {
 /** The yell: a modal with one text field (only `KRELLSTONES!` exactly counts). */
 const yell: Route = {
   async handle(ctx) {
+    if (yellIsLate(ctx.view, ctx.userId)) {
+      throw await explainLateYell(ctx.deps.ctx, ctx.game.id, ctx.game.guildId, ctx.userId, new UserError('krellstones/window-closed', 'Too late: your Pup in the Hangar window has closed.'));
+    }
     if (!ctx.view.windows.includes(ctx.userId)) throw new UserError('krellstones/no-window', 'Nothing happens: you have no Pup in the Hangar to yell for now.');
     await ctx.interaction.showModal({
       custom_id: ids.make('yell', ctx.game.id, 0),
@@ -172,7 +176,9 @@ const yell: Route = {
   /** The typed yell: the engine counts only `KRELLSTONES!` exactly, within the window. */
   async submit(ctx) {
     const text = ctx.fields.text ?? '';
-    await ctx.play({ type: 'yell', text });
+    await ctx.play({ type: 'yell', text }).catch(async (err: unknown) => {
+      throw await explainLateYell(ctx.deps.ctx, ctx.game.id, ctx.game.guildId, ctx.userId, err);
+    });
     await ctx.interaction.reply({ content: yellHeard(ctx.userId, ctx.game.id), allowedMentions: { parse: [] } });
   },
 };

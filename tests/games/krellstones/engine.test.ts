@@ -91,7 +91,7 @@ describe('timers', () => {
     s = step(s);
     expect(s.phase).toBe('rerolls');
     expect(krellstones.timers(s)).toEqual(
-      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: true })),
+      PLAYERS[2].map((player) => ({ key: 'reroll:r1', player, after: { ms: 180_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: 'reroll:r1' } }, turn: true, dm: 'edit' })),
     );
     s = allReady(s);
     expect(krellstones.timers(s)).toEqual([sys('roll:r2:0')]);
@@ -104,6 +104,9 @@ describe('timers', () => {
     const fast = rollAll(newGame(PLAYERS[2], { pace: 'FAST' }).state);
     expect(krellstones.timers(fast).every((t) => JSON.stringify(t.after) === JSON.stringify({ ms: 45_000 }) && t.turn === true)).toBe(true);
     expect(PACE_TABLE.FAST.rollGapMs).toBe(2000);
+    // Live paces: a choice edits the player's DM of the game; SLOW (play-by-post): a new DM per choice.
+    expect(krellstones.timers(fast).every((t) => t.dm === 'edit')).toBe(true);
+    expect(krellstones.timers(slow).every((t) => t.dm === undefined)).toBe(true);
   });
 
   it('a stale or foreign step is refused: SYSTEM only advances its own current step', () => {
@@ -274,6 +277,24 @@ describe('expiries and forfeits', () => {
     expect(s.seats.alice!.expiries).toBe(2);
   });
 
+  it('a step where the seat is not asked (nothing in play) neither counts nor resets the run-outs in a row', () => {
+    const { state } = newGame(PLAYERS[2], { rounds: 3 }, { alice: { pawn: [1, 2, 3, 5] } });
+    let s = step(board(state, { alice: [1, 10, 3, 4, 6, 33], bob: [3, 15, 6, 7, 8, 31] }));
+    s = krellstones.apply(s, 'alice', { type: 'timeout', key: 'reroll:r1' });
+    s = krellstones.apply(s, 'bob', { type: 'ready' });
+    expect(s.seats.alice!.expiries).toBe(1);
+    // Round 2: every stone of hers spins out: she is not asked; her count stays at 1.
+    s = step(board(s, { alice: [5, 5, 5, 5, 5, 5], bob: [3, 15, 6, 7, 8, 33] }));
+    expect(s.seats.alice!.choice).toBe('skipped');
+    s = krellstones.apply(s, 'bob', { type: 'ready' });
+    expect(s.round).toBe(3);
+    expect(s.seats.alice!.expiries).toBe(1);
+    // Round 3: a second run-out in a row (the skipped step between did not reset it).
+    s = step(board(s, { alice: [1, 10, 3, 4, 6, 33], bob: [3, 15, 6, 7, 8, 31] }));
+    s = krellstones.apply(s, 'alice', { type: 'timeout', key: 'reroll:r3' });
+    expect(s.seats.alice!.expiries).toBe(2);
+  });
+
   it('2 players reaching their third expiry at the same step: nobody wins', () => {
     const s = expireRounds(newGame(PLAYERS[2], { rounds: 5 }).state, 3, ['alice', 'bob']);
     expect(s.outcome).toMatchObject({ winners: [], reason: 'forfeit', forfeits: ['alice', 'bob'] });
@@ -317,7 +338,7 @@ describe('expiries and forfeits', () => {
     for (let r = 0; r < 3; r++) {
       s = rollAll(s);
       expect(s.phase).toBe('swaps');
-      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: true }]);
+      expect(krellstones.timers(s)).toEqual([{ key: `swap:r${r + 1}`, player: 'alice', after: { ms: 45_000 }, onExpiry: { type: 'move', move: { type: 'timeout', key: `swap:r${r + 1}` } }, turn: true, dm: 'edit' }]);
       s = krellstones.apply(s, 'alice', { type: 'timeout', key: `swap:r${r + 1}` });
     }
     expect(s.out).toEqual(['alice']);

@@ -43,6 +43,11 @@ function comps(m: APIMessage): Array<{ type: number; custom_id?: string; label?:
   return (m.components ?? []).flatMap((r) => (r as { components?: never[] }).components ?? []);
 }
 
+/** Every message in the channel as a spectator sees it (text, buttons, edited or not). */
+async function publicMessages() {
+  return (await h.api.messages('general', 'dave', 200)).messages.map((m) => ({ id: m.id, content: m.content, components: JSON.stringify(m.components ?? []), edited: m.edited_timestamp ?? null }));
+}
+
 const cmd = (user: string, options: Record<string, unknown>) => h.api.command({ user, channel: 'general', name: 'krellstones', options });
 
 describe('a FAST Krellstones game of three, hosted, joined and played to the end', () => {
@@ -53,6 +58,8 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     for (const who of ['alice', 'bob', 'carol'] as const) {
       await giveStones(ctx, { guildId: G, player: { id: id(who), name: who }, ...STONES[who] });
     }
+    // Dave has stones of his own (made after the others', so theirs keep the script's numbers); the moderator has none.
+    await giveStones(ctx, { guildId: G, player: { id: id('dave'), name: 'dave' }, seed: 'dave' });
 
     // Hosting needs a mat (Dave has none); Alice hosts on hers, found by autocomplete.
     await expectRefused(cmd('dave', { subcommand: 'start' }), /A host needs a Modern Krellstones mat, and you have none/);
@@ -64,8 +71,17 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect(table.content).toMatch(/Rules: 3 rounds · rerolls on · no sideboard · SLOW pace/);
     await expectRefused(cmd('bob', { subcommand: 'rules', pace: 'FAST' }), /You are not at a Krellstones table/);
     await expectRefused(cmd('bob', { subcommand: 'join', host: 'carol' }), /is not hosting a Krellstones table/);
+    // Someone without stones is refused at Join (the button or typed), with the fix: they could never be ready.
+    const joinId = button(table, (b) => b.label === 'Join').custom_id!;
+    await expectRefused(h.api.click('moderator', table.id, joinId), /You have no krellstones yet: every player brings 1 Pawn, 1 Dancer, 3 Krells, 1 Master\. Claim your free starter kit with `\/krellstone claim`/);
+    await expectRefused(cmd('moderator', { subcommand: 'join', host: 'alice' }), /You have no krellstones yet.*`\/krellstone claim`/);
     for (const who of ['bob', 'carol', 'dave']) expect((await cmd(who, { subcommand: 'join', host: 'alice' })).response?.message?.content).toMatch(/joins .*Krellstones table/);
     await expectRefused(cmd('moderator', { subcommand: 'join', host: 'alice' }), /table is full \(4 players\)/);
+    // A full table reads as full, not "0 seats free: take one with Join".
+    await h.settle();
+    const full = text((await h.api.messages('general', 'dave', 50)).messages.find((m) => m.id === table.id));
+    expect(full).toContain('The table is full (4 of 4).');
+    expect(full).not.toMatch(/0 seats free/);
     await expectRefused(cmd('bob', { subcommand: 'rules', pace: 'FAST' }), /Only the host, <@\d+>, sets the rules/);
     expect((await cmd('alice', { subcommand: 'rules', pace: 'FAST', sideboard: 1 })).response?.message?.content).toMatch(/now plays: 3 rounds · rerolls on · sideboard 1 · FAST pace/);
     expect((await cmd('dave', { subcommand: 'abandon' })).response?.message?.content).toMatch(/You left table #\d+/);
@@ -81,6 +97,10 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     // Alice chooses her second Krell in the Choose stones menu and puts her fourth on the sideboard.
     const panel = (await h.api.click('alice', table.id, button(table, (b) => b.label === 'Choose stones').custom_id!)).response!.message!;
     expect(panel.flags).toBe(EPHEMERAL);
+    // With a sideboard the panel still has its Ready (the Pawn, Dancer and Master share a menu: Discord allows five rows).
+    expect(panel.components!.length).toBeLessThanOrEqual(5);
+    expect(buttons(panel).map((b) => b.label)).toContain('Ready');
+    expect(comps(panel).find((c) => c.custom_id?.endsWith(':sideboard'))).toBeDefined();
     const krells = comps(panel).find((c) => c.custom_id?.endsWith(':krell'))!;
     expect(krells.options!.map((o) => o.value)).toEqual(['3', '4', '5', '7']);
     const picked = await h.api.select('alice', panel.id, krells.custom_id!, ['4']);
@@ -101,10 +121,14 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect((await h.api.click('alice', table.id, readyId)).response?.type).toBe(7);
     expect((await cmd('bob', { subcommand: 'ready' })).response?.message?.content).toMatch(/Ready at table #\d+: you bring Pawn #9, Dancer #10, Krell #11, Krell #12, Krell #13, Master “Boss” #14\. Waiting for <@\d+>/);
     expect(await h.db.prisma.game.count()).toBe(0);
-    expect((await h.api.click('carol', table.id, readyId)).response?.type).toBe(7);
+    const started = await h.api.click('carol', table.id, readyId);
+    expect(started.response?.type).toBe(7);
     await h.settle();
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'krellstones' } });
     expect(game.boardMessageId).toBe(table.id);
+    // The table's message became the board: it says which table the game was.
+    const tableNo = /table #(\d+)/.exec(table.content)![1];
+    expect(text(await board(game.id))).toContain(`**Krellstones #${game.id}** (was table #${tableNo})`);
     expect(await h.db.prisma.asset.count({ where: { lockedByGameId: game.id } })).toBe(6 * 3 + 1 + 1);
     // After the start, anyone may view Alice's sideboard.
     expect((await cmd('carol', { subcommand: 'sideboard', player: 'alice' })).response?.message?.content).toMatch(/sideboard in game #\d+: Krell #7/);
@@ -121,7 +145,7 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
         if (open) {
           const who = Object.entries(h.emulator.users).find(([, u]) => u === open)![0];
           const b = await board(game.id);
-          expect(text(b)).toMatch(new RegExp(`PUP IN THE HANGAR\\*\\*: <@${open}>, yell \`KRELLSTONES!\``));
+          expect(text(b)).toMatch(new RegExp(`PUP IN THE HANGAR\\*\\*: <@${open}>, yell \`KRELLSTONES!\`.*: 8 s to yell, until <t:\\d+:T>`));
           const dm = (await h.api.dms(who)).messages.at(-1)!;
           expect(dm.content).toMatch(/PUP IN THE HANGAR\*\* in \*\*Krellstones #\d+\*\*/);
           // …and in the channel, a message of its own that mentions the owner (an edited board pings nobody).
@@ -144,18 +168,31 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
           } else {
             // Too late: the window closes with the rolling phase; the exact yell then does nothing.
             for (let k = 0; k < 10 && (await state(game.id)).windows.includes(open); k++) await h.api.advanceClock(2_000);
-            await expectRefused(cmd(who, { subcommand: 'yell', text: 'KRELLSTONES!' }), /Nothing happens: you have no Pup in the Hangar to yell for now/);
+            // Told it was late: when the window closed, and how long it was open.
+            await expectRefused(cmd(who, { subcommand: 'yell', text: 'KRELLSTONES!' }), /Too late: your Pup in the Hangar window closed at <t:\d+:T> \(<t:\d+:R>\), after [1-8] s/);
             pups.push({ round: s.round, player: open, yelled: false });
           }
           continue;
         }
+        // Nothing on the board speaks of a roll seconds away as "in 2 seconds" (it would soon read "2 seconds ago").
+        expect(text(await board(game.id))).not.toMatch(/<t:\d+:R>/);
         await h.api.advanceClock(2_000);
         continue;
       }
       if (s.phase === 'rerolls') {
         const b = await board(game.id);
-        expect(text(b)).toMatch(/Choosing rerolls\*\* \(secret; \d of \d ready\) until <t:\d+:t>/);
+        expect(text(b)).toMatch(/Choosing rerolls\*\* \(secret; \d of \d ready\): 45 s to choose, until <t:\d+:T>/);
+        if (s.seats[id('bob')]!.choice === 'pending') {
+          const r = await h.api.click('bob', b.id, button(b, (x) => x.label === 'Ready').custom_id!);
+          expect(r.response?.type).toBe(7);
+          expect(text(r.response!.message!)).toMatch(new RegExp(`<@${id('bob')}>.*✅ ready`));
+          await h.settle();
+          continue;
+        }
         if (s.seats[id('alice')]!.choice === 'pending') {
+          // A secret selection moves no public message: every message in the channel is the same after it.
+          const before = await publicMessages();
+          expect(before.find((m) => m.id === b.id)?.content).toMatch(/\*\*Last move:\*\* \S+ is ready\./);
           const p = (await h.api.click('alice', b.id, button(b, (x) => x.label === 'Choose rerolls').custom_id!)).response!.message!;
           expect(p.flags).toBe(EPHEMERAL);
           const menu = comps(p).find((c) => c.type === 3)!;
@@ -166,15 +203,9 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
           await h.settle();
           const pub = text(await board(game.id));
           expect(pub).not.toMatch(/Selected|reroll:/);
+          expect(await publicMessages()).toEqual(before);
           const ok = await h.api.click('alice', chosen.id, button(chosen, (x) => (x.label ?? '').startsWith('Ready')).custom_id!);
           expect(ok.response?.message?.content).toMatch(/You are ready \(1 stone to reroll, secret until the rerolls\)/);
-          await h.settle();
-          continue;
-        }
-        if (s.seats[id('bob')]!.choice === 'pending') {
-          const r = await h.api.click('bob', b.id, button(b, (x) => x.label === 'Ready').custom_id!);
-          expect(r.response?.type).toBe(7);
-          expect(text(r.response!.message!)).toMatch(new RegExp(`<@${id('bob')}>.*✅ ready`));
           await h.settle();
           continue;
         }
@@ -185,9 +216,22 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
             const after = await state(game.id);
             expect(after.seats[id('carol')]!.expiries).toBe(1);
             expect(after.out).toEqual([]);
+            // Warned: the board says it next to her name.
+            const warned = text(await board(game.id));
+            expect(warned.slice(warned.indexOf(`<@${id('carol')}>`))).toMatch(/^[^\n]*\n[^\n]*\n(> [^\n]*\n)*?> ⚠️ 1 choice ran out: 2 more in a row forfeit the seat\./);
             expiredSeen = true;
           } else {
             const dm = (await h.api.dms('carol')).messages.filter((m) => m.content.includes('choose your rerolls')).at(-1)!;
+            // Her next choice states the rule, and after round 1's run-out, how many are left.
+            expect(dm.content).toContain('three choices in a row left to run out forfeit your seat');
+            if (s.round === 2) expect(dm.content).toContain('⚠️ your last choice ran out: 2 more in a row forfeit your seat.');
+            // A typed secret selection, taken back: still nothing public moves.
+            const before = await publicMessages();
+            const inPlay = s.seats[id('carol')]!.active.find((_, i) => s.seats[id('carol')]!.stones[i]!.status === 'in')!.id;
+            expect((await cmd('carol', { subcommand: 'select', stone: `#${inPlay}` })).response?.message?.flags).toBe(EPHEMERAL);
+            expect((await cmd('carol', { subcommand: 'unselect', stone: `#${inPlay}` })).response?.message?.flags).toBe(EPHEMERAL);
+            await h.settle();
+            expect(await publicMessages()).toEqual(before);
             const r = await h.api.click('carol', dm.id, button(dm, (x) => x.label === 'Ready').custom_id!);
             expect(r.response?.message?.content).toMatch(/you reroll nothing/);
             await h.settle();
@@ -243,6 +287,15 @@ describe('a FAST Krellstones game of three, hosted, joined and played to the end
     expect(buttons(await board(game.id))).toEqual([]);
     // The locks are released: the stones can be changed again.
     expect(await h.db.prisma.asset.count({ where: { lockedByGameId: game.id } })).toBe(0);
+    // FAST pace: one DM per game edited round by round, a new one only for a Pup (it must ping) and at the end.
+    for (const who of ['alice', 'bob', 'carol'] as const) {
+      const posted = (await h.api.dms(who)).messages.length;
+      const mine = pups.filter((p) => p.player === id(who)).length;
+      expect(posted, who).toBeGreaterThanOrEqual(1 + mine);
+      expect(posted, who).toBeLessThanOrEqual(2 + mine);
+      const last = (await h.api.dms(who)).messages.at(-1)!;
+      expect(last.content, who).toMatch(/is over/);
+    }
     // Every message in the channel: no reroll selection was ever public.
     for (const m of (await h.api.messages('general', 'dave', 200)).messages) expect(m.content).not.toMatch(/Selected to reroll/);
   });

@@ -57,9 +57,12 @@ describe('the Krellstones lobby', () => {
     for (const [matName, shown] of [['Modern Krellstones mat', 'the Modern Krellstones mat'], ['Velvet', 'the Velvet mat']] as const) {
       expect(present.table!.seatNote!({ playerId: a.id, data: { ...(table.seats[0]!.data as object), matName }, ready: false, host: true }, table.options)).toBe(`0 of 6 stones chosen · on ${shown} (#${mat.id})`);
     }
-    await joinTable(ctx, { tableId: table.id, guildId: G, user: b });
-    const joined = await joinTable(ctx, { tableId: table.id, guildId: G, user: c });
+    const joined = await joinTable(ctx, { tableId: table.id, guildId: G, user: b });
     expect(joined.game).toBeNull();
+    // Carol lacks Krells and a Master: she could never be ready, so Join refuses her at once, with the fix.
+    const lacking = await refused(() => joinTable(ctx, { tableId: table.id, guildId: G, user: c }));
+    expect(lacking.code).toBe('krellstones/missing-stones');
+    expect(lacking.message).toMatch(/You lack 3 Krells, 1 Master: every player brings .*`\/krellstone claim`/);
 
     // Choices by alias or number; refusals change nothing.
     expect((await selectStone(ctx, { guildId: G, userId: a.id, stone: 'lucky' })).stone).toBe(`Krell “Lucky” #${A.stones[2]!.id}`);
@@ -82,11 +85,6 @@ describe('the Krellstones lobby', () => {
     await sideboardAdd(ctx, { guildId: G, userId: b.id, stone: String(B.stones[4]!.id) });
     expect((await refused(() => sideboardAdd(ctx, { guildId: G, userId: b.id, stone: String(B.stones[0]!.id) }))).code).toBe('krellstones/sideboard-full');
 
-    // Carol lacks Krells and a Master: READY says so and she stays unready; she leaves.
-    const missing = await refused(() => readySeat(ctx, { tableId: table.id, guildId: G, userId: c.id }));
-    expect(missing.code).toBe('krellstones/missing-stones');
-    expect(missing.message).toMatch(/3 Krells, 1 Master missing/);
-    await leaveTable(ctx, { tableId: table.id, guildId: G, userId: c.id });
 
     // Alice is ready with 2 chosen: the rest is drawn from her stones; Bob's READY starts the game.
     const ra = await readySeat(ctx, { tableId: table.id, guildId: G, userId: a.id });
@@ -118,8 +116,10 @@ describe('the Krellstones lobby', () => {
     const t2 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: c, hostData: {} });
     // One lobby at a time: Dan sits at another open table, so he cannot join this one too.
     const t3 = await openTable(ctx, { guildId: G, channelId: CH, kind: 'krellstones', options: {}, seatCount: 4, minSeats: 2, host: p(5), hostData: {} });
+    await giveStones(ctx, { guildId: G, player: p(4), seed: 'd' });
     await joinTable(ctx, { tableId: t3.id, guildId: G, user: p(4) });
     expect((await refused(() => joinTable(ctx, { tableId: t2.id, guildId: G, user: p(4) }))).code).toBe('table/elsewhere');
+    // Bob owns stones, all busy in the running game: he may sit (it may end first); Ready says what is missing.
     await joinTable(ctx, { tableId: t2.id, guildId: G, user: b });
     expect((await refused(() => selectStone(ctx, { guildId: G, userId: b.id, stone: String(B.stones[0]!.id) }))).code).toBe('krellstones/stone-in-game');
     expect((await refused(() => readySeat(ctx, { tableId: t2.id, guildId: G, userId: b.id }))).code).toBe('krellstones/missing-stones');

@@ -26,7 +26,9 @@ describe('the Krellstones board', () => {
     const due = new Date('2026-11-23T12:00:00Z');
     const text = present.board(krellstones.view(s, null), meta({ deadlines: { alice: due } })).content!;
     expect(text).toMatch(/Krellstones #7\*\* · round \*\*1\*\* of 5 · FAST · rerolls on · no sideboard/);
-    expect(text).toMatch(/Choosing rerolls\*\* \(secret; 0 of \d ready\) until <t:1795435200:t> \(<t:1795435200:R>\)/);
+    // A 45-second choice says its length in words beside the clock time, and no "in a few seconds".
+    expect(text).toMatch(/Choosing rerolls\*\* \(secret; 0 of \d ready\): 45 s to choose, until <t:1795435200:T>/);
+    expect(text).not.toMatch(/<t:\d+:R>/);
     // Alice's Krells spun out on 3: struck through, with the rulebook's announcement.
     expect(text).toContain('Krell ~~3~~');
     expect(text).toMatch(/> ✖ .*Krell 3: 3 SPINS OUT!/);
@@ -75,16 +77,34 @@ describe('the Krellstones board', () => {
     const dm = present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(u, owner), deadlineAt: '2026-11-23T12:00:08Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true });
     expect(dm.content).toMatch(/PUP IN THE HANGAR\*\* in \*\*Krellstones #7\*\*/);
     expect(dm.components![0]!.components.map((c) => (c as { label?: string }).label)).toEqual(['Yell!']);
-    // Deadlines read "until 12:00 (in 8 seconds)": a relative time after "before" read "before in 8 seconds".
+    // Short windows say their length in words beside the clock time ("8 s to yell"): a relative
+    // "in a few seconds" says nothing, and soon reads "a few seconds ago".
     const due = new Date('2026-11-23T12:00:08Z');
     const withDeadline = present.board(krellstones.view(u, null), meta({ deadlines: { [owner]: due } })).content!;
-    expect(withDeadline).toContain(`yell \`KRELLSTONES!\` now (the Yell! button or \`/krellstones yell\`), until <t:1795435208:t> (<t:1795435208:R>)!`);
-    expect(dm.content).toContain('exactly, until <t:1795435208:t> (<t:1795435208:R>)');
+    expect(withDeadline).toContain(`yell \`KRELLSTONES!\` now (the Yell! button or \`/krellstones yell\`): 8 s to yell, until <t:1795435208:T>, or until the rolling ends!`);
+    expect(dm.content).toContain('exactly, 8 s to yell, until <t:1795435208:T> or until the rolling ends');
     const rerollDm = present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(s, 'bob'), deadlineAt: '2026-11-23T12:00:08Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true });
-    expect(rerollDm.content).toContain('choose your rerolls (secret) until <t:1795435208:t> (<t:1795435208:R>)');
+    expect(rerollDm.content).toContain('choose your rerolls (secret), 45 s to choose, until <t:1795435208:T>. If time runs out you reroll nothing; three choices in a row left to run out forfeit your seat.');
+    for (const text of [withDeadline, dm.content, rerollDm.content]) expect(text).not.toMatch(/<t:\d+:R>/);
     const reminder = present.notification({ type: 'reminder', gameId: 7, kind: 'krellstones', view: krellstones.view(s, 'bob'), deadlineAt: '2026-11-23T12:00:08Z' }, { names: {}, boardUrl: null, version: 3, active: true });
     expect(reminder.content).toContain('waits for you until <t:1795435208:t> (<t:1795435208:R>)');
     for (const text of [withDeadline, dm.content, rerollDm.content, reminder.content]) expect(text).not.toMatch(/(before|until) <t:\d+:R>/);
+  });
+
+  it('warns after a choice ran out: the board next to the name, and the next choice DM, say how many are left', () => {
+    const once = structuredClone(s);
+    once.seats.cara!.expiries = 1;
+    const twice = structuredClone(s);
+    twice.seats.cara!.expiries = 2;
+    const line = (t: KrellstonesState) => present.board(krellstones.view(t, null), meta()).content!.split('\n').slice(present.board(krellstones.view(t, null), meta()).content!.split('\n').findIndex((l) => l.includes('<@cara>'))).slice(0, 4).join('\n');
+    expect(present.board(krellstones.view(s, null), meta()).content).not.toContain('⚠️');
+    expect(line(once)).toContain('⚠️ 1 choice ran out: 2 more in a row forfeit the seat.');
+    expect(line(twice)).toContain('⚠️ 2 choices ran out in a row: the next one that runs out forfeits the seat.');
+    const dm = (t: KrellstonesState) => present.notification({ type: 'turn', gameId: 7, kind: 'krellstones', view: krellstones.view(t, 'cara'), deadlineAt: '2026-11-23T12:00:45Z', opponents: [] }, { names: {}, boardUrl: null, version: 3, active: true }).content!;
+    expect(dm(s)).toContain('three choices in a row left to run out forfeit your seat');
+    expect(dm(s)).not.toContain('⚠️');
+    expect(dm(once)).toContain('⚠️ your last choice ran out: 2 more in a row forfeit your seat.');
+    expect(dm(twice)).toContain('⚠️ 2 of your choices ran out in a row: the next one that runs out forfeits your seat.');
   });
 
   it('before a seat rolls it says so, with its stones named (not “Pawn · · Dancer ·” and a sum of 0)', () => {

@@ -100,7 +100,7 @@ describe('a SLOW Krellstones game of two', () => {
         await expectRefused(h.api.click('dave', b.id, button(b, (x) => x.label === 'Choose rerolls').custom_id!), /You are not playing in game #\d+/);
         // Alice chooses from her turn DM.
         const dm = (await h.api.dms('alice')).messages.filter((m) => m.content.includes('choose your rerolls')).at(-1)!;
-        expect(dm.content).toMatch(/if time runs out you reroll nothing/);
+        expect(dm.content).toMatch(/If time runs out you reroll nothing; three choices in a row left to run out forfeit your seat/);
         const panel = (await h.api.click('alice', dm.id, button(dm, (x) => x.label === 'Choose rerolls').custom_id!)).response!.message!;
         const menu = comps(panel).find((c) => c.type === 3)!;
         const values = menu.options!.map((o) => o.value).slice(0, 2);
@@ -135,6 +135,8 @@ describe('a SLOW Krellstones game of two', () => {
     expect(reminded).toBe(true);
     expect(s.history.length).toBe(2);
     await h.settle();
+    // SLOW (play-by-post): every choice is a DM of its own, which notifies (fast paces edit one DM instead).
+    expect((await h.api.dms('alice')).messages.filter((m) => m.content.includes('choose your rerolls')).length).toBe(2);
     expect(text(await board(game.id))).toMatch(/Fair dice: seed `[0-9a-f]{64}`/);
   });
 });

@@ -60,7 +60,7 @@ describe('Pup in the Hangar and the yell', () => {
     expect(t.announcements.map((a) => a.text)).toEqual(['PUP IN THE HANGAR', 'CAPTAIN ON DECK']);
     expect(t.windows).toEqual([]);
     expect(krellstones.awaiting(t)).toEqual([]);
-    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/no-window');
+    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/already-yelled');
   });
 
   it('the flipped Master then meets the effects (effect 1 comes after Captain on Deck): here it is swamped', () => {
@@ -79,7 +79,7 @@ describe('Pup in the Hangar and the yell', () => {
     const t = krellstones.apply(s, owner, { type: 'timeout', key: 'yell:r1' });
     expect(t.windows).toEqual([]);
     expect(t.seats[owner]!.expiries).toBe(0);
-    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/no-window');
+    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/window-closed');
     expect(values(t, owner)[5]).toBe(1);
   });
 
@@ -92,7 +92,9 @@ describe('Pup in the Hangar and the yell', () => {
     t = krellstones.apply(t, SYSTEM, { type: 'system', key: 'rolled:r1' });
     expect(t.windows).toEqual([]);
     expect(krellstones.timers(t).some((x) => x.key === 'yell:r1')).toBe(false);
-    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/no-window');
+    expectRuleError(() => krellstones.apply(t, owner, YELL), 'krellstones/window-closed');
+    // Someone without a Pup this round has no window to be late for.
+    expectRuleError(() => krellstones.apply(t, other, YELL), 'krellstones/no-window');
   });
 
   it('a practice seat of the autopilot lets its window pass at once: no yell, no Captain on Deck', () => {

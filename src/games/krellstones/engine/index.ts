@@ -153,7 +153,9 @@ const yellKey = (s: KrellstonesState) => `yell:r${s.round}`;
  * durations come from the current pace (SLOW choices run the server's turn limit). Every player
  * timer is a turn, whatever the pace: the player is told at once by DM (the Pup's owner must be
  * pinged the moment the Master lands, and a 45-second reroll choice is made from that DM as well as
- * from the board), and the deadline shows on the board.
+ * from the board), and the deadline shows on the board. At FAST and NORMAL pace a choice's DM
+ * edits the player's DM of the game (`dm: 'edit'`: one DM per game, edited round by round); the
+ * Pup's DM is always a new one (it must ping), and so is every SLOW choice.
  */
 function timers(s: KrellstonesState): TimerSpec<KrellstonesMove>[] {
   if (s.outcome !== null) return [];
@@ -169,7 +171,8 @@ function timers(s: KrellstonesState): TimerSpec<KrellstonesMove>[] {
   if (key !== null) {
     for (const p of s.players) {
       if (seatOf(s, p).choice !== 'pending') continue;
-      out.push({ key, player: p, after: pace.choice, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: true });
+      // Live paces: the choice edits the player's DM of the game (one DM per game, no ping per round).
+      out.push({ key, player: p, after: pace.choice, onExpiry: { type: 'move', move: { type: 'timeout', key } }, turn: true, ...(s.pace === 'SLOW' ? {} : { dm: 'edit' as const }) });
     }
   }
   return out;
@@ -216,7 +219,12 @@ function apply(state: KrellstonesState, actor: PlayerId, move: KrellstonesMove):
       return s;
     }
     case 'yell': {
-      if (!state.windows.includes(actor)) fail('no-window', 'Nothing happens: you have no Pup in the Hangar to yell for now.');
+      if (!state.windows.includes(actor)) {
+        const mine = (effect: string) => state.announcements.some((a) => a.effect === effect && a.player === actor && a.pass === 0);
+        if (mine('captain')) fail('already-yelled', 'You already yelled: Captain on Deck turned your Master to its highest side.');
+        if (mine('pup')) fail('window-closed', 'Too late: your Pup in the Hangar window has closed, and your Master stays on its lowest side.');
+        fail('no-window', 'Nothing happens: you have no Pup in the Hangar to yell for now.');
+      }
       if (m.text !== YELL) fail('not-a-yell', 'Nothing happens: only the exact yell counts.');
       const s = cloneState(state);
       captainOnDeck(s, actor);
@@ -362,7 +370,8 @@ function view(s: KrellstonesState, viewer: PlayerId | null): KrellstonesView {
  *   a seat not on autopilot, opens a window: the pace's yell window, cut at the end of the rolling
  *   phase. Only the owner's `yell` of exactly `KRELLSTONES!` while it is open counts: Captain on
  *   Deck turns the Master to its highest side at once (before effect 1) and closes the window. Any
- *   other text, anyone else, or a closed window: refused, nothing happens.
+ *   other text, anyone else, or a closed window: refused, nothing happens (a yell after one's own
+ *   window closed is told it was late: `window-closed`).
  * - Effects, after the rolling phase and again after rerolls whenever rerolls are on (even if
  *   nobody rerolled), each once per pass in the order 1-6 on the board as the earlier ones left it,
  *   position order where single players are concerned; a discarded or buried stone is out for the
@@ -446,7 +455,7 @@ function view(s: KrellstonesState, viewer: PlayerId | null): KrellstonesView {
  * - Setup refuses bad seats or seeds and unknown options (`bad-setup`), and player data that is
  *   missing, not the right six stones, over the sideboard size, with duplicate stone ids, or for
  *   someone not seated (`bad-player-data`). Move refusals: game-over, not-a-player, bad-move,
- *   forfeited, then system-only, not-host, same-pace, no-window, not-a-yell, stale-step,
+ *   forfeited, then system-only, not-host, same-pace, already-yelled, window-closed, no-window, not-a-yell, stale-step,
  *   not-choosing, already-ready, duplicate-stone, not-your-stone, not-in-play, nothing-to-confirm,
  *   not-swapping, not-on-sideboard, not-active, wrong-type; from SYSTEM: not-a-system-move,
  *   stale-step.
