@@ -11,6 +11,7 @@ import { UserError } from '../src/services/errors.ts';
 import { games } from '../src/games/index.ts';
 import { grantItem, itemCatalogue, revokeItem } from '../src/services/inventory.ts';
 import { displayName } from '../src/bot/interaction-utils.ts';
+import { allGamesNeeds, POSTING_NEEDS, requireIn, type ChannelNeed } from '../src/bot/permissions.ts';
 import type { Guild } from '../src/generated/prisma/client.ts';
 
 /**
@@ -186,7 +187,8 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       const r = await openPhase(deps.ctx, { guildId, kind: input.kind, member, source: 'command' });
       const label = input.kind === 'battle' ? 'Battle Phase' : 'Rest Phase';
       if (!r.changed) return ok(`The ${label} of **${cycleTitle(r.cycle)}** is already open: nothing changed.`);
-      return ok(`✅ ${label} of **${cycleTitle(r.cycle)}** opened and announced.${input.kind === 'battle' ? ` ${r.games.length} game${r.games.length === 1 ? '' : 's'} started.` : ''}`);
+      const skipped = r.skipped?.length ? `\n⚠️ Passed over ${r.skipped.map((x) => `<#${x.channelId}> (${x.missing})`).join(', ')}: I can't post games there. Allow what is missing for Stonehall there; \`/stonehall-config check:True\` lists every channel.` : '';
+      return ok(`✅ ${label} of **${cycleTitle(r.cycle)}** opened and announced.${input.kind === 'battle' ? ` ${r.games.length} game${r.games.length === 1 ? '' : 's'} started.` : ''}${skipped}`);
     }
     case 'end': {
       const c = await endCycle(deps.ctx, { guildId, member });
@@ -206,6 +208,15 @@ async function execute(i: ChatInputCommandInteraction, input: Input, deps: BotDe
       return ok(`✅ Revoked ${input.count} × ${ITEMS[input.item]!.name} from <@${input.player.id}> in **${cycleTitle(cycle)}** (now ${row.count}).`);
     }
     case 'config': {
+      // Each channel named must take what Stonehall posts there; the commencement channel also a
+      // match's game when no game channels are listed (the Battle Phase starts it there).
+      const settings = await getGuildSettings(deps.ctx, guildId);
+      const named: Array<[string | null, readonly ChannelNeed[], string]> = [
+        [input.commencement, settings.gameChannelIds.length ? POSTING_NEEDS : allGamesNeeds(deps.games), 'Intents can’t be taken there'],
+        [input.announcements, POSTING_NEEDS, 'Phases can’t be announced there'],
+        [input.leaderboard, POSTING_NEEDS, 'Leaderboards can’t be posted there'],
+      ];
+      for (const [channelId, needs, what] of named) if (channelId) requireIn(i, channelId, needs, what);
       const change = {
         ...(input.commencement ? { commencementChannelId: input.commencement } : {}),
         ...(input.announcements ? { announcementChannelId: input.announcements } : {}),

@@ -3,6 +3,7 @@ import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } fr
 import { z } from 'zod';
 import { defineCommand, type BotDeps } from '../src/bot/command.ts';
 import { EPHEMERAL, memberAuthority, requireGuild } from '../src/bot/interaction-utils.ts';
+import { allGamesNeeds, channelReport, requireIn } from '../src/bot/permissions.ts';
 import { UserError } from '../src/services/errors.ts';
 import { durationText, gameChannelsText, getGuildSettings, isModerator, updateGuildSettings, type ConfigChange } from '../src/services/settings.ts';
 import type { Guild } from '../src/generated/prisma/client.ts';
@@ -42,6 +43,7 @@ const schema = z.object({
   minMoveDays: z.number().min(0.01).max(60).nullable(),
   maxMoveDays: z.number().min(0.01).max(60).nullable(),
   vacationDays: z.number().int().min(0).max(365).nullable(),
+  check: z.boolean().nullable(),
 });
 type Input = z.infer<typeof schema>;
 
@@ -60,7 +62,8 @@ const data = new SlashCommandBuilder()
   .addBooleanOption((o) => o.setName('any-channel').setDescription('Let games be started in any channel again (clears the list)'))
   .addNumberOption((o) => o.setName('min-move-days').setDescription('Shortest time per move a challenger may choose, in days (default 1)').setMinValue(0.01).setMaxValue(60))
   .addNumberOption((o) => o.setName('max-move-days').setDescription('Longest time per move a challenger may choose, in days (default 7)').setMinValue(0.01).setMaxValue(60))
-  .addIntegerOption((o) => o.setName('vacation-days').setDescription('Vacation days each player may take per season (0: none; default 14)').setMinValue(0).setMaxValue(365));
+  .addIntegerOption((o) => o.setName('vacation-days').setDescription('Vacation days each player may take per season (0: none; default 14)').setMinValue(0).setMaxValue(365))
+  .addBooleanOption((o) => o.setName('check').setDescription('List every channel Stonehall uses, with what it may do there and what is missing'));
 
 function read(interaction: ChatInputCommandInteraction): unknown {
   return {
@@ -75,6 +78,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
     minMoveDays: interaction.options.getNumber('min-move-days'),
     maxMoveDays: interaction.options.getNumber('max-move-days'),
     vacationDays: interaction.options.getInteger('vacation-days'),
+    check: interaction.options.getBoolean('check'),
   };
 }
 
@@ -96,6 +100,14 @@ export function describeSettings(g: Guild): string {
 async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
   const guildId = requireGuild(interaction);
   const member = memberAuthority(interaction);
+  if (input.check) {
+    const guild = await getGuildSettings(deps.ctx, guildId);
+    if (!isModerator(guild, member)) throw new UserError('config/not-moderator', 'Only moderators (Manage Server, or the Stonehall moderator role) can check the channels.');
+    await interaction.reply({ content: await channelReport(interaction, deps, guild), flags: EPHEMERAL, allowedMentions: { parse: [] } });
+    return;
+  }
+  // A channel where games are to be started must take every game's board.
+  if (input.allowChannel !== null) requireIn(interaction, input.allowChannel, allGamesNeeds(deps.games), `Games can't be started in <#${input.allowChannel}>`);
   const change: ConfigChange = {
     ...(input.turnHours !== null ? { turnLimitMinutes: Math.round(input.turnHours * 60) } : {}),
     ...(input.reminders !== null ? { reminderMinutes: input.reminders } : {}),

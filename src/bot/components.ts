@@ -14,6 +14,7 @@ import { historyMessage } from './history.ts';
 import { playHere } from './dm-moves.ts';
 import { tableHandlers } from './tables.ts';
 import { displayName, EPHEMERAL } from './interaction-utils.ts';
+import { gameNeeds, requireHere } from './permissions.ts';
 
 /** The resign confirmation is an ephemeral message of its own. */
 const ephemeral = (i: MessageComponentInteraction) => i.message.flags.has(MessageFlags.Ephemeral);
@@ -35,6 +36,9 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
    */
   async 'g:rematch'(interaction, [gameId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'A rematch is asked for in the server.');
+    // The rematch's board follows in this channel: refused (nothing asked) where it cannot be posted.
+    const finished = await deps.ctx.db.game.findUnique({ where: { id: gameId }, select: { kind: true, channelId: true } });
+    if (finished?.channelId === interaction.channelId) requireHere(interaction, gameNeeds(deps.games.get(finished.kind) ?? null));
     const r = await askRematch(deps.ctx, { gameId, userId: interaction.user.id, guildId: interaction.guildId });
     const title = deps.games.title(r.kind);
     if (r.type === 'asked') {
@@ -66,6 +70,9 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
   },
   async 'ch:accept'(interaction, [challengeId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Challenges are answered in the server.');
+    // The game starts in the challenge's channel: refused (nothing accepted) where its board cannot be posted.
+    const pending = await deps.ctx.db.challenge.findUnique({ where: { id: challengeId }, select: { kind: true, channelId: true } });
+    if (pending?.channelId === interaction.channelId) requireHere(interaction, gameNeeds(deps.games.get(pending.kind) ?? null));
     const { game } = await acceptChallenge(deps.ctx, {
       challengeId,
       userId: interaction.user.id,

@@ -8,6 +8,8 @@ import { joinCommand, readMoveMinutes } from './game-commands.ts';
 import { openTableCommand } from './tables.ts';
 import type { GameModule } from './game-module.ts';
 import { EPHEMERAL, displayName, requireGuild } from './interaction-utils.ts';
+import { requireGameHere } from './permissions.ts';
+import { getGuildSettings } from '../services/settings.ts';
 
 type Named = { id: string; name: string; bot: boolean };
 
@@ -68,6 +70,9 @@ export async function joinOrIntend(
   if (challenge.nonDefaultOptions) {
     throw new UserError('intent/options', `Games arranged in a cycle use the standard rules. Run \`${command}\` without the variant options to state your intent.`);
   }
+  // The Battle Phase starts a match's game in the server's game channels, or, when none are listed,
+  // here: then its board must be postable here.
+  if ((await getGuildSettings(deps.ctx, guildId)).gameChannelIds.length === 0) requireGameHere(interaction, module);
   const channel = interaction.channel;
   const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
   const r = await stateIntent(deps.ctx, {

@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIMessage, type Client } from 'discord.js';
+import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
 import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -9,9 +9,11 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
-import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf } from './dm-moves.ts';
+import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf, withBlockedBoard } from './dm-moves.ts';
 import { resultMessage, teamsAndLabel, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
+import { blockBoard, blockChannel, unblockBoard, unblockChannel } from '../services/channel-blocks.ts';
+import { gameNeeds, permissionLabel, POSTING_NEEDS } from './permissions.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
 export function classify(err: unknown): DeliveryError {
@@ -38,6 +40,9 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
   };
 }
 
+
+/** A channel-refusal reason: Discord no longer knows the channel (10003). */
+const GONE = 'the channel no longer exists';
 
 /** The nonce Discord uses to drop a duplicate create (max 25 chars). */
 const nonceFor = (row: Outbox, suffix = '') => `sh${row.id}${suffix}`.slice(0, 25);
@@ -175,7 +180,9 @@ export class DiscordDeliverer implements Deliverer {
     // A turn DM says what the others did since this player's last move (spectator views only).
     const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
-    const payload = target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
+    // The board is refused in its channel: the moves stay in the DM, with why (src/services/channel-blocks.ts).
+    const blocked = target?.boardBlocked && !this.usableAgain(p.meta?.guildId, target.channelId, p.notification.kind) ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
+    const payload = blocked ? withBlockedBoard(rendered, blocked) : target && !target.dmMoves ? forBoardMover(rendered, p.notification.gameId) : rendered;
     // A turn that edits the player's newest DM of the game in place (no new message, no ping).
     if (p.edit && p.notification.type === 'turn' && target?.dmMessageId) {
       const edited = await this.editDm(p.userId, p.notification.gameId, target.dmMessageId, target.dmChannelId, payload);
@@ -202,7 +209,7 @@ export class DiscordDeliverer implements Deliverer {
           content: `${mention(p.userId)} (your DMs are closed, so here it is) ${open.content ?? ''}`.slice(0, 2000),
           allowed_mentions: { users: [p.userId] },
         };
-        const msg = await this.post(p.fallbackChannelId, { ...fallback, nonce: nonceFor(row, 'f'), enforce_nonce: true });
+        const msg = await this.inChannel(p.fallbackChannelId, p.notification.kind, () => this.post(p.fallbackChannelId, { ...fallback, nonce: nonceFor(row, 'f'), enforce_nonce: true }), p.meta?.guildId);
         return `fallback:${msg.id}`;
       }
       throw err;
@@ -213,13 +220,27 @@ export class DiscordDeliverer implements Deliverer {
    * Where the player made their last move in this game (from a DM, or not yet: true; on the
    * board: false), and their stored DM channel, in one query.
    */
-  private async dmTarget(rowId: bigint, gameId: number, userId: string): Promise<{ dmMoves: boolean; dmChannelId: string | null; dmMessageId: string | null; superseded: boolean }> {
-    const rows = await this.ctx.db.$queryRaw<Array<{ dm_moves: boolean | null; dm_channel_id: string | null; dm_message_id: string | null; superseded: boolean }>>`
-      SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, EXISTS (
+  private async dmTarget(
+    rowId: bigint,
+    gameId: number,
+    userId: string,
+  ): Promise<{ dmMoves: boolean; dmChannelId: string | null; dmMessageId: string | null; superseded: boolean; boardBlocked: string | null; channelId: string | null }> {
+    const rows = await this.ctx.db.$queryRaw<
+      Array<{ dm_moves: boolean | null; dm_channel_id: string | null; dm_message_id: string | null; superseded: boolean; board_blocked: string | null; channel_id: string | null }>
+    >`
+      SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, g.board_blocked, g.channel_id, EXISTS (
           SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > ${rowId} AND o.kind = 'dm' AND o.payload->>'userId' = ${userId}
             AND o.payload->'notification'->>'gameId' = ${String(gameId)} AND o.payload->'notification'->>'type' = 'turn') AS superseded
-      FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id WHERE p.id = ${userId}`;
-    return { dmMoves: rows[0]?.dm_moves ?? true, dmChannelId: rows[0]?.dm_channel_id ?? null, dmMessageId: rows[0]?.dm_message_id ?? null, superseded: rows[0]?.superseded ?? false };
+      FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id LEFT JOIN games g ON g.id = ${gameId} WHERE p.id = ${userId}`;
+    const r = rows[0];
+    return {
+      dmMoves: r?.dm_moves ?? true,
+      dmChannelId: r?.dm_channel_id ?? null,
+      dmMessageId: r?.dm_message_id ?? null,
+      superseded: r?.superseded ?? false,
+      boardBlocked: r?.board_blocked ?? null,
+      channelId: r?.channel_id ?? null,
+    };
   }
 
   /**
@@ -255,7 +276,8 @@ export class DiscordDeliverer implements Deliverer {
     const snap = await getGame(this.ctx, p.gameId, null);
     // The refreshed turn DM says what the others did since this player's last move, as the first did.
     const turn = await currentTurnDm(this.ctx, this.games, snap, p.userId, seat.deadlineAt);
-    const body: MessagePayload = seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
+    const boardBlocked = this.usableAgain(snap.game.guildId, snap.game.channelId, snap.game.kind) ? null : snap.game.boardBlocked;
+    const body: MessagePayload = boardBlocked ? withBlockedBoard(turn, { ...snap.game, boardBlocked }) : seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
     try {
       const messageId = seat.dmMessageId;
       await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), withFiles(body)));
@@ -332,23 +354,40 @@ export class DiscordDeliverer implements Deliverer {
       if (pass === 0 && (await this.newerBoardRow(row.id, p.gameId))) return 'superseded';
       const { payload, game } = await renderBoard(this.ctx, this.games, p.gameId);
       if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
+      // Discord would refuse it (the gateway's cache says what the bot lacks there): no call, the
+      // game goes on from DMs until a later change finds the channel usable again.
+      // (Editing its own board needs no Send Messages: only what the board itself needs.)
+      const known = this.missingReason(game.guildId, game.channelId, game.kind, game.boardMessageId !== null);
+      if (known) return this.boardRefused(game, known);
       let messageId = game.boardMessageId;
-      if (messageId) {
-        try {
-          await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), withFiles(payload));
-        } catch (err) {
-          if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage)) throw err;
-          messageId = null; // the board was deleted: post a new one
+      let posted: APIMessage | null = null;
+      try {
+        if (messageId) {
+          try {
+            posted = (await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), withFiles(payload))) as APIMessage;
+          } catch (err) {
+            if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage)) throw err;
+            messageId = null; // the board was deleted: post a new one
+          }
         }
-      }
-      if (!messageId) {
-        const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row, `b${game.version}`), enforce_nonce: true });
-        messageId = msg.id;
+        if (!messageId) {
+          posted = await this.post(game.channelId, { ...payload, nonce: nonceFor(row, `b${game.version}`), enforce_nonce: true });
+          messageId = posted.id;
+        }
+      } catch (err) {
+        const reason = this.refusalReason(err, game.guildId, game.channelId, game.kind);
+        if (reason === null) throw err;
+        return this.boardRefused(game, reason);
       }
       await this.ctx.db.game.updateMany({
         where: { id: game.id, boardVersion: { lt: game.version } },
         data: { boardVersion: game.version, boardMessageId: messageId },
       });
+      // Without Embed Links Discord posts the message but drops its embeds: a board with nothing on it.
+      if (payload.embeds?.length && posted && Array.isArray(posted.embeds) && posted.embeds.length === 0) {
+        return this.boardRefused(game, `missing ${permissionLabel('EmbedLinks')}`, messageId);
+      }
+      if (game.boardBlocked !== null) await unblockBoard(this.ctx, game.id, game.channelId);
       const now = await this.ctx.db.game.findUnique({ where: { id: game.id }, select: { version: true } });
       if (!now || now.version === game.version) return messageId;
     }
@@ -368,8 +407,101 @@ export class DiscordDeliverer implements Deliverer {
       rematch: game.cycleId === null && !this.games.get(game.kind)?.assets,
       ...teamsAndLabel(this.games.get(game.kind), game.seats.map((s) => s.playerId)),
     });
-    const msg = await this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true });
+    // Text and buttons only: what any post needs, not what the game's board needs.
+    const msg = await this.inChannel(game.channelId, null, () => this.post(game.channelId, { ...payload, nonce: nonceFor(row), enforce_nonce: true }), game.guildId);
     return msg.id;
+  }
+
+  /**
+   * Why Discord refuses Stonehall's posts in a channel, as a moderator reads it: the channel is gone
+   * (10003), or the bot lacks a permission (50001 Missing Access, 50013 Missing Permissions), named
+   * from the gateway's cache when this process has one. Null: another error.
+   */
+  private refusalReason(err: unknown, guildId: string | null, channelId: string, kind: string | null): string | null {
+    if (!(err instanceof DiscordAPIError)) return null;
+    if (err.code === RESTJSONErrorCodes.UnknownChannel) return GONE;
+    if (err.code !== RESTJSONErrorCodes.MissingAccess && err.code !== RESTJSONErrorCodes.MissingPermissions) return null;
+    const known = this.missingReason(guildId, channelId, kind);
+    if (known) return known;
+    if (err.code === RESTJSONErrorCodes.MissingAccess) return `missing ${permissionLabel('ViewChannel')}`;
+    const needs = kind === null ? POSTING_NEEDS : gameNeeds(this.games.get(kind) ?? null);
+    return `missing one of ${needs.filter((n) => n.permission !== 'ViewChannel').map((n) => permissionLabel(n.permission)).join(', ')}`;
+  }
+
+  /** What the gateway's cache says the bot lacks in the channel (null: nothing, or unknown here). */
+  private missingReason(guildId: string | null | undefined, channelId: string, kind: string | null, edit = false): string | null {
+    if (!guildId) return null;
+    const missing = this.ctx.channels?.missing(guildId, channelId, kind, { edit });
+    if (!missing?.length) return null;
+    if (missing.includes(GONE)) return GONE;
+    return `missing ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`}`;
+  }
+
+  /**
+   * The gateway's cache says the bot may post the game in its channel again (not merely: it does not
+   * know): a DM written in the change whose board row comes next says nothing of a missing board.
+   */
+  private usableAgain(guildId: string | undefined, channelId: string | null, kind: string): boolean {
+    if (!guildId || !channelId) return false;
+    const missing = this.ctx.channels?.missing(guildId, channelId, kind, { edit: true });
+    return missing !== null && missing !== undefined && missing.length === 0;
+  }
+
+  /** The server's system channel: from the gateway's cache, else (a worker) asked of Discord once per server. */
+  private async systemChannelOf(guildId: string): Promise<string | null> {
+    const cached = this.client.guilds.cache.get(guildId);
+    if (cached) return cached.systemChannelId;
+    if (!this.systemChannels.has(guildId)) {
+      const guild = (await this.client.rest.get(Routes.guild(guildId)).catch(() => null)) as APIGuild | null;
+      if (this.systemChannels.size > 10_000) this.systemChannels.clear();
+      this.systemChannels.set(guildId, guild?.system_channel_id ?? null);
+    }
+    return this.systemChannels.get(guildId) ?? null;
+  }
+
+  private readonly systemChannels = new Map<string, string | null>();
+
+  /** The board cannot be shown: the game goes on from DMs, its players and the moderators told once (src/services/channel-blocks.ts). */
+  private async boardRefused(game: { id: number; guildId: string; channelId: string }, reason: string, messageId?: string): Promise<string> {
+    this.blockedChannels.add(game.channelId);
+    await blockBoard(this.ctx, game.id, { reason, systemChannelId: await this.systemChannelOf(game.guildId) });
+    return `blocked: ${reason}${messageId ? ` (${messageId})` : ''}`.slice(0, 200);
+  }
+
+  /** Channels this process saw refused: a later success there ends the block (one statement, only then). */
+  private readonly blockedChannels = new Set<string>();
+
+  /**
+   * Posts in a channel that is not a game's board (a result, an announcement, a leaderboard, a
+   * closed-DMs mention): a refusal tells the moderators once and fails the row for good, with why;
+   * Discord will not take it as things are.
+   */
+  private async inChannel<T>(channelId: string, kind: string | null, call: () => Promise<T>, guildId?: string | null, edit = false): Promise<T> {
+    const guild = guildId ?? this.guildOf(channelId);
+    const known = this.missingReason(guild, channelId, kind, edit);
+    if (known) return this.channelRefused(guild, channelId, known);
+    try {
+      const out = await call();
+      if (this.blockedChannels.delete(channelId)) await unblockChannel(this.ctx, channelId);
+      return out;
+    } catch (err) {
+      const reason = this.refusalReason(err, guild, channelId, kind);
+      if (reason === null) throw err;
+      return this.channelRefused(guild, channelId, reason);
+    }
+  }
+
+  private async channelRefused(guildId: string | null, channelId: string, reason: string): Promise<never> {
+    if (guildId) {
+      this.blockedChannels.add(channelId);
+      await blockChannel(this.ctx, { guildId, channelId, reason, systemChannelId: await this.systemChannelOf(guildId) });
+    }
+    throw new DeliveryError(`Discord refuses Stonehall's posts in <#${channelId}> (${reason}); the moderators were told`, false);
+  }
+
+  private guildOf(channelId: string): string | null {
+    const c = this.client.channels.cache.get(channelId);
+    return c && 'guildId' in c ? c.guildId : null;
   }
 
   private async newerBoardRow(id: bigint, gameId: number): Promise<boolean> {
@@ -379,7 +511,7 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   private async channelMessage(row: Outbox, p: OutboxPayload<'channel-message'>): Promise<string> {
-    const msg = await this.post(p.channelId, { content: p.content, allowed_mentions: { users: p.allowedUserIds }, nonce: nonceFor(row), enforce_nonce: true });
+    const msg = await this.inChannel(p.channelId, null, () => this.post(p.channelId, { content: p.content, allowed_mentions: { users: p.allowedUserIds }, nonce: nonceFor(row), enforce_nonce: true }));
     return msg.id;
   }
 
@@ -391,7 +523,7 @@ export class DiscordDeliverer implements Deliverer {
     } catch (err) {
       if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser)) throw err;
       const content = `${mention(p.userId)} (your DMs are closed, so here it is) ${p.content}`.slice(0, 2000);
-      const msg = await this.post(p.fallbackChannelId, { content, allowed_mentions: { users: [p.userId] }, nonce: nonceFor(row, 'f'), enforce_nonce: true });
+      const msg = await this.inChannel(p.fallbackChannelId, null, () => this.post(p.fallbackChannelId, { content, allowed_mentions: { users: [p.userId] }, nonce: nonceFor(row, 'f'), enforce_nonce: true }));
       return `fallback:${msg.id}`;
     }
   }
@@ -403,7 +535,8 @@ export class DiscordDeliverer implements Deliverer {
     // A started table's message is the game's board now: never draw the table over it.
     if (table.status === 'started') return 'started';
     try {
-      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(tableMessage(this.games, table)));
+      const messageId = table.messageId;
+      await this.inChannel(table.channelId, null, () => this.client.rest.patch(Routes.channelMessage(table.channelId, messageId), withFiles(tableMessage(this.games, table))), table.guildId, true);
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;
@@ -423,7 +556,7 @@ export class DiscordDeliverer implements Deliverer {
   private async leaderboard(row: Outbox, p: OutboxPayload<'leaderboard'>): Promise<string> {
     const cycle = await this.ctx.db.cycle.findUniqueOrThrow({ where: { id: p.cycleId }, include: { season: true } });
     const content = leaderboardText(cycle, p.kind, await standings(this.ctx, { cycleId: p.cycleId, kind: p.kind }));
-    const msg = await this.post(p.channelId, { content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true });
+    const msg = await this.inChannel(p.channelId, null, () => this.post(p.channelId, { content, allowed_mentions: { parse: [] }, nonce: nonceFor(row), enforce_nonce: true }), cycle.guildId);
     return msg.id;
   }
 }

@@ -162,3 +162,13 @@ export async function playHere(interaction: MessageComponentInteraction, gameId:
   }
   await update(payload);
 }
+
+/**
+ * A turn DM while Discord refuses the game's board in its channel (issue 22): the moves stay in
+ * the DM (never Play here), and a line says why the board is missing and how to see it.
+ */
+export function withBlockedBoard(payload: MessagePayload, game: { id: number; kind: string; channelId: string; boardBlocked: string }): MessagePayload {
+  const note = `⚠️ The board can't be shown in <#${game.channelId}> right now (${game.boardBlocked}): play from this DM, and \`/${game.kind} view game:${game.id}\` shows the board.`;
+  const content = payload.content ? `${payload.content}\n${note}` : note;
+  return { ...payload, content: content.length <= 2000 ? content : payload.content ?? '' };
+}

@@ -13,6 +13,7 @@ import type { GameModule } from './game-module.ts';
 import { toDiscord } from './game-routes.ts';
 import { historyMessage } from './history.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from './interaction-utils.ts';
+import { requireGameHere } from './permissions.ts';
 
 /**
  * The subcommands every game shares (forfeit, games, view, practice, help) and the challenge
@@ -157,6 +158,8 @@ export async function joinCommand(
   extra: { options?: unknown; title?: string; nonDefaultOptions?: boolean; turnLimitMinutes?: number | null } = {},
 ): Promise<void> {
   const guildId = requireGuild(interaction);
+  // The challenge's game is played here: its board must be postable here.
+  requireGameHere(interaction, module);
   const from = { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot };
   const result = await challenge(deps.ctx, {
     guildId,
@@ -328,6 +331,7 @@ export async function historyCommand(interaction: ChatInputCommandInteraction, d
 /** `/<game> practice`: a game against the autopilot, in this channel, at once. */
 export async function practiceCommand(interaction: ChatInputCommandInteraction, deps: BotDeps, module: GameModule, bots: number | null): Promise<void> {
   const guildId = requireGuild(interaction);
+  requireGameHere(interaction, module);
   const game = await startPractice(deps.ctx, {
     guildId,
     guildName: interaction.guild?.name ?? '',

@@ -1,4 +1,4 @@
-import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, MessageComponentInteraction, ModalSubmitInteraction, PermissionsString } from 'discord.js';
 import { z } from 'zod';
 import type { GameInfo, GameSnapshot, MoveResult } from '../services/games.ts';
 import type { Notification } from '../services/notifications.ts';
@@ -68,6 +68,14 @@ export interface NotificationMeta {
    * game's channel instead (src/bot/deliver.ts). Render nothing private (a hand of cards).
    */
   public?: boolean;
+}
+
+/** One permission a game needs in its channel, and why, as a moderator reads it. */
+export interface ChannelNeed {
+  /** discord.js's name of the permission (`AttachFiles`). */
+  permission: PermissionsString;
+  /** Why, as the end of a sentence: "the board is a picture". */
+  why: string;
 }
 
 /** How the bot shows one game: pure functions from an engine view to message payloads. */
@@ -279,6 +287,13 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
   boardTimers?: boolean;
   /** A short "How to play", shown by `/<game> help` and linked from the board. */
   howToPlay: string;
+  /**
+   * What the game's messages need in its channel beyond seeing it and posting there (which the
+   * platform adds for every game): Embed Links for a board drawn as an embed, Attach Files for a
+   * board drawn as a picture. Commands that start a game refuse, naming what is missing, in a
+   * channel where Discord does not allow it (src/bot/permissions.ts); the invite asks for all of them.
+   */
+  channelPermissions: readonly ChannelNeed[];
   /**
    * What `npm run replay` prints of a finished game, from the states the replay went through
    * (setup first, then one per log entry): whatever chance decided (dice, deals), for anyone to

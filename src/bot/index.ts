@@ -9,6 +9,7 @@ import { DiscordDeliverer } from './deliver.ts';
 import { ReplyTimer } from './reply-timer.ts';
 import type { RestBudget } from './rest-budget.ts';
 import { createRouter } from './router.ts';
+import { channelAccess } from './permissions.ts';
 
 export interface BotOptions {
   ctx: Omit<ServiceContext, 'onOutbox' | 'games'>;
@@ -89,7 +90,9 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     ...(opts.shards ?? {}),
   });
   let dispatcher: Dispatcher | null = null;
-  const ctx: ServiceContext = { ...opts.ctx, games: opts.games, onOutbox: () => dispatcher?.kick() };
+  // What the bot may do in each channel, from the gateway's cache (a worker process has none: unknown).
+  const channels = opts.gateway === false ? undefined : channelAccess(client, opts.games);
+  const ctx: ServiceContext = { ...opts.ctx, games: opts.games, onOutbox: () => dispatcher?.kick(), ...(channels ? { channels } : {}) };
   const tickOpts = { ...(opts.cron ? { cron: opts.cron } : {}), ...(opts.beforeTick ? { beforeTick: opts.beforeTick } : {}) };
   dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx, opts.games), tickOpts);
   const scheduler = new Scheduler(ctx, tickOpts);

@@ -10,6 +10,7 @@ import type { ComponentHandlers } from './custom-id.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
 import { EPHEMERAL, displayName, requireGuild } from './interaction-utils.ts';
+import { gameNeeds, requireGameHere, requireHere } from './permissions.ts';
 
 /**
  * Tables for games of more than two seats (src/services/tables.ts), for any game: the table
@@ -108,6 +109,7 @@ export async function openTableCommand(
 ): Promise<void> {
   const kind = module.kind;
   const guildId = requireGuild(interaction);
+  requireGameHere(interaction, module);
   const table = await openTable(deps.ctx, {
     guildId,
     guildName: interaction.guild?.name ?? '',
@@ -159,9 +161,17 @@ async function lobbyOf(interaction: MessageComponentInteraction, deps: BotDeps, 
   return { table, panel: module.lobbyPanel };
 }
 
+/** A click that may start the table's game: refused where the game's board cannot be posted. */
+async function requireTableChannel(interaction: MessageComponentInteraction, deps: BotDeps, tableId: number): Promise<void> {
+  if (!interaction.inGuild()) return;
+  const table = await getTable(deps.ctx, tableId, interaction.guildId);
+  if (table.channelId === interaction.channelId) requireHere(interaction, gameNeeds(deps.games.get(table.kind) ?? null));
+}
+
 export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start' | 'tb:decline' | 'tb:ready' | 'tb:panel' | 'tb:pick'> = {
   async 'tb:ready'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are played in the server.');
+    await requireTableChannel(interaction, deps, tableId);
     const r = await readySeat(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id });
     if (!r.game && !isTableMessage(interaction, r.table)) {
       await interaction.reply({ content: '✅ You are ready: the game starts when everyone seated is.', flags: EPHEMERAL });
@@ -182,6 +192,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start
   },
   async 'tb:start'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are started in the server.');
+    await requireTableChannel(interaction, deps, tableId);
     await startedOrTable(interaction, deps, await startTableNow(deps.ctx, { tableId, guildId: interaction.guildId, userId: interaction.user.id, messageId: interaction.message.id }));
   },
   async 'tb:decline'(interaction, [tableId], deps) {
@@ -191,6 +202,7 @@ export const tableHandlers: ComponentHandlers<'tb:join' | 'tb:leave' | 'tb:start
   },
   async 'tb:join'(interaction, [tableId], deps) {
     if (!interaction.inGuild()) throw new UserError('input/guild-only', 'Tables are joined in the server.');
+    await requireTableChannel(interaction, deps, tableId);
     const r = await joinTable(deps.ctx, {
       tableId,
       guildId: interaction.guildId,

@@ -211,7 +211,16 @@ export async function startCycle(
   });
 }
 
-export type PhaseChange = { changed: true; cycle: CycleWithSeason; phase: Phase; games: number[] } | { changed: false; cycle: CycleWithSeason; phase: Phase };
+export type PhaseChange =
+  | {
+      changed: true;
+      cycle: CycleWithSeason;
+      phase: Phase;
+      games: number[];
+      /** Game channels a Battle Phase passed over because the bot cannot post a game there, with what it lacks. */
+      skipped?: Array<{ channelId: string; missing: string }>;
+    }
+  | { changed: false; cycle: CycleWithSeason; phase: Phase };
 
 /**
  * Opens a Rest or Battle phase of the active cycle: by a moderator (`member`) or by the schedule
@@ -242,7 +251,7 @@ export async function openPhase(
       await announce(tx, guild, restText(ctx, title, guild), now);
       return { changed: true, cycle: updated, phase, games: [] };
     }
-    const games = await startBattle(tx, ctx, guild, cycle, now, input.seed);
+    const { games, skipped } = await startBattle(tx, ctx, guild, cycle, now, input.seed);
     await lapseOpenIntents(tx, cycle, now, 'the Battle Phase began');
     const lines = games.map((g) => `• ${ctx.games.title(g.kind)} #${g.gameId}: ${g.players.map((p) => `<@${p}>`).join(' vs ')} in ${ch(g.channelId)}`);
     let list = lines.join('\n');
@@ -259,7 +268,16 @@ export async function openPhase(
       ? `These games start now (your first turn is in your DMs):\n${list}`
       : 'No intents matched in the Rest Phase, so no games start this time.';
     await announce(tx, guild, `⚔️ **Battle Phase** of **${title}** has begun! Intents that did not match have lapsed.\n${body}`, now, games.flatMap((g) => g.players));
-    return { changed: true, cycle: updated, phase, games: games.map((g) => g.gameId) };
+    if (skipped.length) {
+      const used = [...new Set(games.map((g) => g.channelId))].map(ch).join(', ');
+      await announce(
+        tx,
+        guild,
+        `🛠️ Moderators: Stonehall can't post games in ${skipped.map((x) => `${ch(x.channelId)} (${x.missing})`).join(', ')}, so this Battle Phase's games went to ${used || 'no channel'}. Allow what is missing for Stonehall there; \`/stonehall-config check:True\` lists every channel.`,
+        now,
+      );
+    }
+    return { changed: true, cycle: updated, phase, games: games.map((g) => g.gameId), skipped };
   }, { timeoutMs: PHASE_TIMEOUT_MS });
 }
 
@@ -278,7 +296,7 @@ async function startBattle(
   cycle: CycleWithSeason,
   now: Date,
   seed?: (matchId: number) => string,
-): Promise<Array<{ gameId: number; kind: string; players: string[]; channelId: string }>> {
+): Promise<{ games: Array<{ gameId: number; kind: string; players: string[]; channelId: string }>; skipped: Array<{ channelId: string; missing: string }> }> {
   const matches = await tx.match.findMany({ where: { gameId: null, phase: { cycleId: cycle.id } }, orderBy: { id: 'asc' } });
   const players = await tx.player.findMany({ where: { id: { in: matches.flatMap(matchPlayers) } } });
   const name = (id: string) => players.find((p) => p.id === id)?.name ?? '';
@@ -286,9 +304,24 @@ async function startBattle(
   // Matches are made in the commencement channel; their games start in the server's game channels
   // when moderators listed some, taken in turn: a Battle Phase's boards spread over them (Discord
   // posts 5 messages per 5 s in one channel, so 1,000 boards in one channel take 1,000 s).
+  // Only those where the bot can post this game (what the gateway's cache says; unknown counts as
+  // usable): the others are passed over and the moderators told. None usable: the commencement
+  // channel if the bot can post there, else the list as it is (the boards are then refused, and the
+  // games go on from DMs: src/services/channel-blocks.ts).
   const spread = guild.gameChannelIds;
+  const skipped = new Map<string, Set<string>>();
+  const usable = (channelId: string, kind: string): boolean => {
+    const missing = ctx.channels?.missing(guild.id, channelId, kind);
+    if (!missing?.length) return true;
+    const seen = skipped.get(channelId) ?? new Set<string>();
+    seen.add(`missing ${missing.join(', ')} for ${ctx.games.title(kind)}`);
+    skipped.set(channelId, seen);
+    return false;
+  };
   for (const m of matches) {
-    const channelId = spread.length > 0 ? spread[out.length % spread.length]! : m.channelId;
+    const fit = spread.filter((c) => usable(c, m.kind));
+    const channelId =
+      fit.length > 0 ? fit[out.length % fit.length]! : spread.length > 0 && !usable(m.channelId, m.kind) ? spread[out.length % spread.length]! : m.channelId;
     const def = ctx.games.require(m.kind);
     const seated = matchPlayers(m).map((id) => ({ id, name: name(id) }));
     // A game may prepare its match (who hosts, what each player brings), in this transaction. It
@@ -332,7 +365,9 @@ async function startBattle(
     }
     out.push({ gameId: game.id, kind: m.kind, players: matchPlayers(m), channelId });
   }
-  return out;
+  // Only channels that were listed: the commencement channel, when tried, is not a game channel to fix.
+  const passed = [...skipped].filter(([c]) => spread.includes(c)).map(([channelId, why]) => ({ channelId, missing: [...why].join('; ') }));
+  return { games: out, skipped: passed };
 }
 
 /** Every intent still open in this cycle lapses; each owner is told (one DM per owner). */

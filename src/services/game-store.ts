@@ -113,6 +113,7 @@ interface LockedRow {
   seed_commitment: string;
   board_message_id: string | null;
   board_version: number;
+  board_blocked: string | null;
   outcome: Game['outcome'];
   created_at: Date;
   updated_at: Date;
@@ -194,6 +195,7 @@ function toLockedGame(r: LockedRow): LockedGame {
     seedCommitment: r.seed_commitment,
     boardMessageId: r.board_message_id,
     boardVersion: r.board_version,
+    boardBlocked: r.board_blocked ?? null,
     outcome: r.outcome,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -16,6 +16,18 @@ export interface ServiceContext {
   onOutbox?: () => void;
   /** Tests only: where new games' seeds come from (real games draw 32 random bytes). */
   seeds?: () => string;
+  /** What the bot may do in a channel, as far as this process knows (the gateway's cache); unset: unknown. */
+  channels?: ChannelAccess;
+}
+
+/**
+ * What the bot may do in a server's channels (src/bot/permissions.ts implements it from the
+ * gateway's cache). `missing` names what the bot lacks there to post a game of `kind` (null: just
+ * to post messages): empty when it may, null when this process cannot know (no cache).
+ */
+export interface ChannelAccess {
+  /** `edit`: to edit the bot's own message there (Discord asks no Send Messages for that), not to post. */
+  missing(guildId: string, channelId: string, kind: string | null, opts?: { edit?: boolean }): string[] | null;
 }
 
 /**

@@ -19,6 +19,7 @@ export const crystallia: GameModule<CrystalliaView, CrystalliaMove> = {
   showsRecent: { board: true },
   ids,
   routes,
+  channelPermissions: [{ permission: 'AttachFiles', why: "Crystallia's board is a picture" }],
   howToPlay: [
     '2-4 players take stones from the **pyramid** (only the glowing face-up ones are available) and lay them on the 6x9 **Board of Opportunity** (rows A-F, columns 1-9).',
     'Each covered coloured square gives you its crystal. Then: a stone touching no other (even diagonally) is **isolated**: one crystal of one of its colours. Otherwise every straight row or column of 2+ halves of one colour through it (yellow is wild, at least two stones) pays its length - 1. A run of 5 is not allowed; making a run of exactly 4 gives you a **second turn** (never a third).',

@@ -19,6 +19,7 @@ export const keystone: GameModule<KeystoneView, KeystoneMove> = {
   ids,
   routes,
   replayNotes,
+  channelPermissions: [{ permission: 'EmbedLinks', why: 'the Keystone board is an embed' }],
   howToPlay: [
     '3 or 4 players, two games of 12 tricks; 12 cards each from 53: five colours numbered 1-10 (🟥7 is red 7) and three God cards, shown ✨= (the = because on a line a God card equals the card below it). Your hand is yours alone: **My hand** on the board, or your turn DM.',
     '**Tricks:** the leader plays any card; the others must follow the led colour if they can. A God card may always be played; if one leads, anything goes. The first God card played wins the trick, else the highest card of the led colour. The winner leads next.',

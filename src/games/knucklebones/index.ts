@@ -27,6 +27,7 @@ export const knucklebones: GameModule<KnucklebonesView, KnucklebonesMove> = {
       if (prev && prev.roll === st.roll && prev.turn === st.turn) return [];
       return [`after ${i} move(s): ${st.turn ? `${st.turn} to place ${st.roll}` : 'game over'}`];
     }),
+  channelPermissions: [{ permission: 'EmbedLinks', why: 'the Knucklebones board is an embed' }],
   howToPlay: [
     'Two players take turns. On your turn the bot rolls a die for you (it is in your turn DM and on the board): place it in one of your three columns that is not full.',
     'Placing a value knocks out every die of the same value in your opponent’s column of the same number.',

@@ -56,6 +56,8 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
       .filter((p) => !before.includes(p))
       .map((p) => ({ content: `🐶 **PUP IN THE HANGAR** in Krellstones #${gameId}! <@${p}>, yell \`${YELL}\` now: the board's **Yell!** button or \`/krellstones yell\`.`, users: [p] }));
   },
+  // Its board is text and buttons: seeing the channel and posting there (the platform's) is all it needs.
+  channelPermissions: [],
   howToPlay: [
     '2-4 players, each with their own stones: 1 Pawn (4 sides, 1-10), 1 Dancer (5 sides, 5-42), 3 Krells (6 sides, 3-20) and 1 Master (20 sides, odd 1-67). Host with `/krellstones start` on one of your mats; others `/krellstones join host:@you`; everyone selects stones and is **ready**.',
     '**A round:** everyone rolls by themselves, one after the other. Effects, in order: **SPINS OUT** (two of your Krells show the same number: every stone showing it is discarded), **IN THE SWAMP** (everyone’s highest value is the same: discarded), **HAZE THE MASTER** (a Master below the sum of the left player’s Krells is discarded), **PAWNS UP** (all pawns equal or consecutive: each turns to its highest side), **BURY THE GHOST DANCER** (a Dancer on its lowest side: buried, back next round on its highest), **PAWN IS QUEEN** (a pawn showing its owner’s highest value: the lowest sum wins the round).',

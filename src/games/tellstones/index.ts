@@ -22,6 +22,7 @@ export const tellstones: GameModule<TellstonesView, TellstonesMove> = {
   teams: (players) => [0, 1].map((side) => players.filter((_, i) => i % 2 === side)).filter((t) => t.length > 0),
   ids,
   routes,
+  channelPermissions: [{ permission: 'EmbedLinks', why: 'the Tellstones board is an embed' }],
   howToPlay: [
     'Seven stones with symbols; the first lies face up on the line. On your turn do one thing: **Place** a stone from the pool at an end, **Hide** a face-up stone, **Swap** two stones, **Peek** at a face-down stone (only you see it), **Challenge** your opponent to name a face-down stone, or **Boast** that you know them all.',
     'A right answer to a challenge scores for the one who answers, a wrong one for the challenger. A boast can be believed (a point for the boaster), doubted (name every face-down stone: all right wins the game, one wrong loses it) or countered.',

@@ -63,8 +63,10 @@ export async function playTurn(
   user: string,
   r: () => number,
   prefer: (panel: APIMessage) => { customId: string; values?: string[] } | null = () => null,
+  /** Where to start the turn instead of the board: a turn DM with its Take your turn button. */
+  from?: APIMessage,
 ): Promise<TurnRecord> {
-  const board = await boardMessage(h, channel, gameId, user);
+  const board = from ?? (await boardMessage(h, channel, gameId, user));
   const play = buttons(board).find((b) => b.custom_id?.startsWith(`cr:play:${gameId}:`));
   if (!play) throw new Error(`the board of game ${gameId} has no Take your turn button: ${JSON.stringify(buttons(board))}`);
   const opened = await h.api.click(user, board.id, play.custom_id!);
