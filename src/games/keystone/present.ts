@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
   type APISelectMenuOption,
 } from 'discord.js';
-import { boardLinkButton as linkButton, forfeitButton } from '../../bot/chrome.ts';
+import { boardLinkButton as linkButton, deadlineLine, forfeitButton } from '../../bot/chrome.ts';
 import { COLOURS as EMBED_COLOURS, mention, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
@@ -214,7 +214,7 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
   } else {
     desc.push(`**Game ${view.game} of ${GAMES} · trick ${view.trick} of ${TRICKS}**`, ...trickLines(view));
     const deadline = view.turn ? meta.deadlines[view.turn] : null;
-    if (deadline) desc.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then the autopilot plays ${mention(view.turn!)}’s seat for the rest of the match.`);
+    if (deadline) desc.push(deadlineLine(deadline, `, then the autopilot plays ${mention(view.turn!)}’s seat for the rest of the match.`));
     if (view.phase === 'play' && view.lastTrick) desc.push(`**Last trick (${view.lastTrick.trick}):** ${playedText(view.lastTrick.cards)} → won by ${mention(view.lastTrick.winner)}`);
     if (view.gameScores.length) {
       desc.push(`**After game 1:** ${view.seats.map((s) => `${mention(s.player)} ${signed(view.gameScores[0]![s.player] ?? 0)}`).join(' · ')}`);

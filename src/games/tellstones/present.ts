@@ -7,7 +7,7 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord.js';
-import { forfeitButton, linkRow } from '../../bot/chrome.ts';
+import { deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
 import { COLOURS, mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
@@ -173,7 +173,7 @@ function statusText(view: TellstonesView, meta: BoardMeta): string[] {
   }
   for (const who of view.awaiting) {
     const d = meta.deadlines[who];
-    if (d) out.push(`**Deadline:** ${ts(d, 'f')} (${ts(d, 'R')}), then ${mention(who)} forfeits and their side loses.`);
+    if (d) out.push(deadlineLine(d, `, then ${mention(who)} forfeits and their side loses.`));
   }
   return out;
 }
