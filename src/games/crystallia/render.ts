@@ -701,20 +701,13 @@ function drawSeat(g: Ctx, view: CrystalliaView, L: Layout, k: number, opts: Pict
   if (status) text(g, status, statusRight, y, T, statusColour, 'right');
   const name = opts.names[seat.player] ?? 'player';
   text(g, `${k + 1}. ${name}`, r.x + 12, y, 28, INK.text, 'left', statusRight - statusW - 14 - (r.x + 12));
-  for (const colour of COLOURS) drawPlatform(g, view, L, k, colour);
+  for (const colour of COLOURS) drawPlatform(g, view, L, k, colour, toPlay ? INK.panelTurn : INK.panel);
 }
 
-/**
- * One platform: the count in its middle, big; the crystals on its ring of 9 (regular side) or 5
- * (flipped side, dark); a regular side's four penalty spaces (crystals 10 to 13) in a row under
- * it. Beside it: its points, "×2" on the flipped side, the supercrystal, the black crystals on it.
- */
-function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour: Colour): void {
-  const seat = view.seats[k]!;
-  const c = L.platform(k, colour);
-  const flipped = seat.flipped?.[colour] ?? false;
-  const secret = seat.flipped === null;
-  const n = seat.crystals[colour];
+const slotRadius = (s: number, flipped: boolean) => (flipped ? 8.5 : s < PLATFORM.regularScoringLimit ? 7 : 6);
+
+/** An empty platform centred on `c`: its disc and rim, and every slot empty. */
+function platformBase(g: Ctx, c: Point, colour: Colour, flipped: boolean): void {
   g.beginPath();
   g.arc(c.x, c.y, PLATFORM_R, 0, Math.PI * 2);
   g.fillStyle = flipped ? INK.flipped : '#3b4252';
@@ -731,23 +724,68 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   }
   const slots = flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt;
   for (let s = 0; s < slots; s++) {
-    const p = L.slot(k, colour, s, flipped);
-    const radius = flipped ? 8.5 : s < PLATFORM.regularScoringLimit ? 7 : 6;
+    const o = slotOffset(s, flipped);
     g.beginPath();
-    g.arc(p.x, p.y, radius, 0, Math.PI * 2);
-    if (s < n) {
-      g.fillStyle = VIVID[colour];
-      g.fill();
-      g.lineWidth = 1.5;
-      g.strokeStyle = INK.stone;
-      g.stroke();
-    } else {
-      g.fillStyle = INK.slot;
-      g.fill();
-      g.lineWidth = 1.5;
-      g.strokeStyle = !flipped && s >= PLATFORM.regularScoringLimit ? INK.penaltyEdge : INK.slotEdge;
-      g.stroke();
-    }
+    g.arc(c.x + o.x, c.y + o.y, slotRadius(s, flipped), 0, Math.PI * 2);
+    g.fillStyle = INK.slot;
+    g.fill();
+    g.lineWidth = 1.5;
+    g.strokeStyle = !flipped && s >= PLATFORM.regularScoringLimit ? INK.penaltyEdge : INK.slotEdge;
+    g.stroke();
+  }
+}
+
+/**
+ * Empty platforms as pixels, drawn once per colour, side, panel colour and position within a pixel
+ * (the seats are 130 px apart, so each column's platforms share one): a picture shows 16 platforms
+ * of 9-13 slots, which otherwise cost more to draw than anything else.
+ */
+const sprites = new Map<string, { pixels: ImageData; x: number; y: number }>();
+
+function platformSprite(c: Point, colour: Colour, flipped: boolean, panel: string): { pixels: ImageData; x: number; y: number } {
+  const left = Math.floor((c.x - PLATFORM_R - 4) * SCALE);
+  const top = Math.floor((c.y - PLATFORM_R - 4) * SCALE);
+  const key = `${colour}:${flipped}:${panel}:${((c.x - PLATFORM_R - 4) * SCALE - left).toFixed(3)}:${((c.y - PLATFORM_R - 4) * SCALE - top).toFixed(3)}`;
+  const hit = sprites.get(key);
+  if (hit) return { ...hit, x: left, y: top };
+  const w = Math.ceil((c.x + PLATFORM_R + 4) * SCALE) - left;
+  const h = Math.ceil((c.y + PENALTY_DY + 8) * SCALE) - top;
+  const canvas = createCanvas(w, h);
+  const g = canvas.getContext('2d');
+  g.fillStyle = panel;
+  g.fillRect(0, 0, w, h);
+  g.setTransform(SCALE, 0, 0, SCALE, -left, -top);
+  platformBase(g, c, colour, flipped);
+  const made = { pixels: new ImageData(new Uint8ClampedArray(canvas.data()), w, h), x: left, y: top };
+  if (sprites.size < 64) sprites.set(key, made);
+  return made;
+}
+
+/**
+ * One platform: the count in its middle, big; the crystals on its ring of 9 (regular side) or 5
+ * (flipped side, dark); a regular side's four penalty spaces (crystals 10 to 13) in a row under
+ * it. Beside it: its points, "×2" on the flipped side, the supercrystal, the black crystals on it.
+ */
+function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour: Colour, panel: string): void {
+  const seat = view.seats[k]!;
+  const c = L.platform(k, colour);
+  const flipped = seat.flipped?.[colour] ?? false;
+  const secret = seat.flipped === null;
+  const n = seat.crystals[colour];
+  if (recorded) platformBase(g, c, colour, flipped);
+  else {
+    const sprite = platformSprite(c, colour, flipped, panel);
+    g.putImageData(sprite.pixels, sprite.x, sprite.y);
+  }
+  for (let s = 0; s < n && s < (flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt); s++) {
+    const p = L.slot(k, colour, s, flipped);
+    g.beginPath();
+    g.arc(p.x, p.y, slotRadius(s, flipped), 0, Math.PI * 2);
+    g.fillStyle = VIVID[colour];
+    g.fill();
+    g.lineWidth = 1.5;
+    g.strokeStyle = INK.stone;
+    g.stroke();
   }
   text(g, secret ? '?' : String(n), c.x, c.y + 1, 28, INK.text, 'center');
   // The column beside the platform: points, ×2 or the supercrystal, the black crystals.
