@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 
 /**
  * A PNG writer for the picture: 8-bit RGBA, no filter (each row copied as it is), deflated by
@@ -24,7 +24,11 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
+/** zlib's own CRC-32 (node 20.15 and later), else the table's. */
+const nativeCrc = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
 function crc32(...parts: Buffer[]): number {
+  if (nativeCrc) return parts.reduce((c, b) => nativeCrc(b, c), 0) >>> 0;
   let c = 0xffffffff;
   for (const b of parts) for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
@@ -46,13 +50,16 @@ export function encodePng(width: number, height: number, rgba: Uint8Array, level
   if (rgba.length !== width * height * 4) throw new Error(`encodePng: ${rgba.length} bytes for ${width}x${height}`);
   const stride = width * 4;
   const src = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
-  // Each row: its filter byte (0: None), then its pixels as they are (Buffer.alloc gives the zeros).
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y++) src.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  // Each row: its filter byte (0: None), then its pixels as they are.
+  const raw = Buffer.allocUnsafe((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * (stride + 1)] = 0;
+    src.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bits per channel
   ihdr[9] = 6; // RGBA
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts, ImageData, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { encodePng } from './png.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, type Colour, type CrystalliaView, type Half, type SquareKind } from './engine/index.ts';
 
@@ -192,7 +192,7 @@ function designLayout(seats: number): Layout {
         { x: r.x + 49, y: r.y + 18 },
       ];
     },
-    talisman: (k) => ({ x: PAD + 170 + k * 50, y: extraY + ROW_EXTRA / 2 }),
+    talisman: (k) => ({ x: PAD + 166 + k * 46, y: extraY + ROW_EXTRA / 2 }),
     supply: (colour) => ({ x: DESIGN - PAD - 290 + COLOURS.indexOf(colour) * 76, y: extraY + ROW_EXTRA / 2 }),
     seat,
     platform,
@@ -410,6 +410,43 @@ function stoneTile(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number
   gem(g, halves[1], b.x + b.w / 2, b.y + b.h / 2, gemR);
 }
 
+/**
+ * Things drawn many times the same (a stone, a card of the pyramid), drawn once as a small picture
+ * and stamped (`drawImage`: one call, and cheaper to rasterise than the paths and fills it holds).
+ * `paint` draws the thing inside `box` (design units); the stamp lands on the nearest pixel.
+ */
+const STAMPS_KEPT = 256;
+const stamps = new Map<string, Canvas>();
+
+function stamp(g: Ctx, key: string, box: Rect, paint: (s: Ctx) => void): void {
+  if (recorded) {
+    paint(g);
+    return;
+  }
+  let made = stamps.get(key);
+  if (!made) {
+    made = createCanvas(Math.ceil(box.w * SCALE) + 1, Math.ceil(box.h * SCALE) + 1);
+    const s = made.getContext('2d');
+    s.setTransform(SCALE, 0, 0, SCALE, -box.x * SCALE, -box.y * SCALE);
+    paint(s);
+    stamps.set(key, made);
+    if (stamps.size > STAMPS_KEPT) stamps.delete(stamps.keys().next().value!);
+  }
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.drawImage(made, Math.round(box.x * SCALE), Math.round(box.y * SCALE));
+  g.restore();
+}
+
+/** A stone on two rects, stamped: `stoneTile` with the room its shadow and outline take. */
+function stampStone(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number, gemR: number, outline: string | null): void {
+  const x = Math.min(a.x, b.x) + inset - 5;
+  const y = Math.min(a.y, b.y) + inset - 5;
+  const box = { x, y, w: Math.max(a.x + a.w, b.x + b.w) - inset + 9 - x, h: Math.max(a.y + a.h, b.y + b.h) - inset + 9 - y };
+  const key = `stone:${halves.join('-')}:${a.y === b.y ? (a.x < b.x ? 'h' : 'H') : a.y < b.y ? 'v' : 'V'}:${box.w}x${box.h}:${inset}:${gemR}:${outline ?? ''}`;
+  stamp(g, key, box, (s) => stoneTile(s, a, b, halves, inset, gemR, outline));
+}
+
 // ---------------------------------------------------------------------------------------------
 // the picture
 
@@ -502,7 +539,7 @@ function drawStones(g: Ctx, view: CrystalliaView, L: Layout): void {
   const fresh = newStoneSquares(view);
   for (const s of view.stones) {
     const isNew = fresh.length === 2 && s.squares.every((q) => fresh.includes(q));
-    stoneTile(g, L.square(s.squares[0]), L.square(s.squares[1]), s.halves, 6, 19, isNew ? INK.gold : null);
+    stampStone(g, L.square(s.squares[0]), L.square(s.squares[1]), s.halves, 6, 19, isNew ? INK.gold : null);
   }
 }
 
@@ -575,6 +612,38 @@ function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureO
   });
 }
 
+/** A pyramid place whose card is gone: a dashed outline. */
+function emptyCard(g: Ctx, r: Rect): void {
+  g.setLineDash([5, 5]);
+  g.strokeStyle = '#4a5263';
+  g.lineWidth = 2;
+  roundRect(g, r.x + 2, r.y + 2, r.w - 4, r.h - 4, 6);
+  g.stroke();
+  g.setLineDash([]);
+}
+
+/** A face-down card: hatched. */
+function faceDownCard(g: Ctx, r: Rect): void {
+  g.fillStyle = INK.faceDown;
+  roundRect(g, r.x, r.y, r.w, r.h, 7);
+  g.fill();
+  g.save();
+  g.clip();
+  g.strokeStyle = INK.faceDownHatch;
+  g.lineWidth = 2;
+  g.beginPath();
+  for (let d = -r.h; d < r.w; d += 9) {
+    g.moveTo(r.x + d, r.y + r.h);
+    g.lineTo(r.x + d + r.h, r.y);
+  }
+  g.stroke();
+  g.restore();
+  g.lineWidth = 2;
+  g.strokeStyle = INK.edge;
+  roundRect(g, r.x, r.y, r.w, r.h, 7);
+  g.stroke();
+}
+
 function drawPyramid(g: Ctx, view: CrystalliaView, L: Layout, faceDown: Array<[number, number]>): void {
   const top = L.card(0, 0).y - PYRAMID_HEAD;
   const left = view.pyramid.flat().filter((c) => c !== null).length;
@@ -586,38 +655,16 @@ function drawPyramid(g: Ctx, view: CrystalliaView, L: Layout, faceDown: Array<[n
       const stoneRect = { x: rect.x, y: rect.y, w: rect.w, h: STONE_H };
       const hidden = card !== null && (!card.faceUp || faceDown.some(([fr, fi]) => fr === r && fi === i));
       if (card === null) {
-        g.setLineDash([5, 5]);
-        g.strokeStyle = '#4a5263';
-        g.lineWidth = 2;
-        roundRect(g, stoneRect.x + 2, stoneRect.y + 2, stoneRect.w - 4, stoneRect.h - 4, 6);
-        g.stroke();
-        g.setLineDash([]);
+        stamp(g, 'card:empty', { x: stoneRect.x - 2, y: stoneRect.y - 2, w: stoneRect.w + 4, h: stoneRect.h + 4 }, (s) => emptyCard(s, stoneRect));
         return;
       }
       if (hidden || !card.faceUp) {
-        g.fillStyle = INK.faceDown;
-        roundRect(g, stoneRect.x, stoneRect.y, stoneRect.w, stoneRect.h, 7);
-        g.fill();
-        g.save();
-        g.clip();
-        g.strokeStyle = INK.faceDownHatch;
-        g.lineWidth = 2;
-        g.beginPath();
-        for (let d = -stoneRect.h; d < stoneRect.w; d += 9) {
-          g.moveTo(stoneRect.x + d, stoneRect.y + stoneRect.h);
-          g.lineTo(stoneRect.x + d + stoneRect.h, stoneRect.y);
-        }
-        g.stroke();
-        g.restore();
-        g.lineWidth = 2;
-        g.strokeStyle = INK.edge;
-        roundRect(g, stoneRect.x, stoneRect.y, stoneRect.w, stoneRect.h, 7);
-        g.stroke();
+        stamp(g, 'card:down', { x: stoneRect.x - 2, y: stoneRect.y - 2, w: stoneRect.w + 4, h: stoneRect.h + 4 }, (s) => faceDownCard(s, stoneRect));
         return;
       }
       const a = { x: stoneRect.x, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
       const b = { x: stoneRect.x + stoneRect.w / 2, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
-      stoneTile(g, a, b, card.halves, 1, 12, INK.gold);
+      stampStone(g, a, b, card.halves, 1, 12, INK.gold);
       text(g, `#${card.id + 1}`, rect.x + rect.w / 2, rect.y + STONE_H + 15, 26, INK.gold, 'center');
     }),
   );
@@ -846,8 +893,8 @@ function printedLayer(squares: readonly SquareKind[], L: Layout): ImageData {
   return layer;
 }
 
-/** Draws the picture of `view` on a canvas (design units, scaled to WIDTH pixels). */
-function draw(view: CrystalliaView, opts: PictureOptions) {
+/** Draws the picture of `view` on a canvas (design units, scaled to WIDTH pixels); `renderPicture` encodes it (the bench times the two apart). */
+export function drawPicture(view: CrystalliaView, opts: PictureOptions) {
   registerFonts();
   const L = designLayout(view.seats.length);
   const canvas = createCanvas(WIDTH, Math.ceil(L.height * SCALE));
@@ -873,7 +920,7 @@ function draw(view: CrystalliaView, opts: PictureOptions) {
 
 /** Draws the picture of `view` and encodes it as PNG (png.ts: faster than Skia's encoder for this picture). */
 export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffer {
-  const canvas = draw(view, opts);
+  const canvas = drawPicture(view, opts);
   return encodePng(canvas.width, canvas.height, canvas.data());
 }
 
@@ -884,7 +931,7 @@ export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffe
 export function textLayout(view: CrystalliaView, opts: PictureOptions): { width: number; texts: Array<{ text: string; px: number }> } {
   recorded = [];
   try {
-    draw(view, opts);
+    drawPicture(view, opts);
     return { width: WIDTH, texts: recorded.map((t) => ({ text: t.text, px: t.px * SCALE })) };
   } finally {
     recorded = null;
