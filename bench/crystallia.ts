@@ -161,6 +161,30 @@ export function crystalliaRenderBench(samples = 20): RenderFigure[] {
   }
   cases.push(['4 players, game over (final scores)', end]);
   const out: RenderFigure[] = [];
+  // A game as it is sent: every version of a 4-player game drawn once, in order (each picture new,
+  // as after every move; what stays the same within a game, the printed board, stones and
+  // platforms, is drawn once and kept).
+  {
+    let g = crystallia.setup({ seed: seedOf(9200), players: ['p0', 'p1', 'p2', 'p3'], options: { advanced: false } });
+    const views = [crystallia.view(g, null)];
+    while (!g.outcome) {
+      const { actor, move } = randomMove(g, r);
+      g = crystallia.apply(g, actor, move);
+      views.push(crystallia.view(g, null));
+    }
+    const times: number[] = [];
+    let last: Buffer = Buffer.alloc(0);
+    const cpu0 = process.cpuUsage();
+    for (let k = 0; k < Math.max(samples, views.length); k++) {
+      const view = views[k % views.length]!;
+      const t = performance.now();
+      last = renderPicture(view, { names, title: `Crystallia #${124 + Math.floor(k / views.length)}` });
+      times.push(performance.now() - t);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const t = summary(times);
+    out.push({ picture: `4 players, every version of a game (${views.length}), each drawn once`, width: last.readUInt32BE(16), height: last.readUInt32BE(20), bytes: last.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / times.length });
+  }
   for (const [picture, s] of cases) {
     const view = crystallia.view(s, null);
     const png = renderPicture(view, { names, title: 'Crystallia #123' });
