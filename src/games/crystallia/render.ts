@@ -415,7 +415,7 @@ function stoneTile(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number
  * and stamped (`drawImage`: one call, and cheaper to rasterise than the paths and fills it holds).
  * `paint` draws the thing inside `box` (design units); the stamp lands on the nearest pixel.
  */
-const STAMPS_KEPT = 256;
+const STAMPS_KEPT = 96;
 const stamps = new Map<string, Canvas>();
 
 function stamp(g: Ctx, key: string, box: Rect, paint: (s: Ctx) => void): void {
@@ -783,16 +783,18 @@ function platformBase(g: Ctx, c: Point, colour: Colour, flipped: boolean): void 
 }
 
 /**
- * Empty platforms as pixels, drawn once per colour, side, panel colour and position within a pixel
- * (the seats are 130 px apart, so each column's platforms share one): a picture shows 16 platforms
- * of 9-13 slots, which otherwise cost more to draw than anything else.
+ * Platforms as pixels, drawn once per colour, side, count, panel colour and position within a
+ * pixel (the seats are 130 px apart, so each column's platforms share one), the last 128 kept
+ * (26 KB each): a picture shows 16 platforms of 9-13 slots, which otherwise cost more to draw than
+ * anything else.
  */
+const SPRITES_KEPT = 128;
 const sprites = new Map<string, { pixels: ImageData; x: number; y: number }>();
 
-function platformSprite(c: Point, colour: Colour, flipped: boolean, panel: string): { pixels: ImageData; x: number; y: number } {
+function platformSprite(c: Point, colour: Colour, flipped: boolean, n: number, label: string, panel: string): { pixels: ImageData; x: number; y: number } {
   const left = Math.floor((c.x - PLATFORM_R - 4) * SCALE);
   const top = Math.floor((c.y - PLATFORM_R - 4) * SCALE);
-  const key = `${colour}:${flipped}:${panel}:${((c.x - PLATFORM_R - 4) * SCALE - left).toFixed(3)}:${((c.y - PLATFORM_R - 4) * SCALE - top).toFixed(3)}`;
+  const key = `${colour}:${flipped}:${n}:${label}:${panel}:${((c.x - PLATFORM_R - 4) * SCALE - left).toFixed(3)}:${((c.y - PLATFORM_R - 4) * SCALE - top).toFixed(3)}`;
   const hit = sprites.get(key);
   if (hit) return { ...hit, x: left, y: top };
   const w = Math.ceil((c.x + PLATFORM_R + 4) * SCALE) - left;
@@ -802,10 +804,27 @@ function platformSprite(c: Point, colour: Colour, flipped: boolean, panel: strin
   g.fillStyle = panel;
   g.fillRect(0, 0, w, h);
   g.setTransform(SCALE, 0, 0, SCALE, -left, -top);
-  platformBase(g, c, colour, flipped);
+  platformFace(g, c, colour, flipped, n, label);
   const made = { pixels: new ImageData(new Uint8ClampedArray(canvas.data()), w, h), x: left, y: top };
-  if (sprites.size < 64) sprites.set(key, made);
+  sprites.set(key, made);
+  if (sprites.size > SPRITES_KEPT) sprites.delete(sprites.keys().next().value!);
   return made;
+}
+
+/** A platform holding `n` crystals: the empty platform, its first `n` slots filled, `label` (the count) in its middle. */
+function platformFace(g: Ctx, c: Point, colour: Colour, flipped: boolean, n: number, label: string): void {
+  platformBase(g, c, colour, flipped);
+  for (let s = 0; s < n && s < (flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt); s++) {
+    const o = slotOffset(s, flipped);
+    g.beginPath();
+    g.arc(c.x + o.x, c.y + o.y, slotRadius(s, flipped), 0, Math.PI * 2);
+    g.fillStyle = VIVID[colour];
+    g.fill();
+    g.lineWidth = 1.5;
+    g.strokeStyle = INK.stone;
+    g.stroke();
+  }
+  text(g, label, c.x, c.y + 1, 28, INK.text, 'center');
 }
 
 /**
@@ -819,22 +838,12 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   const flipped = seat.flipped?.[colour] ?? false;
   const secret = seat.flipped === null;
   const n = seat.crystals[colour];
-  if (recorded) platformBase(g, c, colour, flipped);
+  const label = secret ? '?' : String(n);
+  if (recorded) platformFace(g, c, colour, flipped, n, label);
   else {
-    const sprite = platformSprite(c, colour, flipped, panel);
+    const sprite = platformSprite(c, colour, flipped, n, label, panel);
     g.putImageData(sprite.pixels, sprite.x, sprite.y);
   }
-  for (let s = 0; s < n && s < (flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt); s++) {
-    const p = L.slot(k, colour, s, flipped);
-    g.beginPath();
-    g.arc(p.x, p.y, slotRadius(s, flipped), 0, Math.PI * 2);
-    g.fillStyle = VIVID[colour];
-    g.fill();
-    g.lineWidth = 1.5;
-    g.strokeStyle = INK.stone;
-    g.stroke();
-  }
-  text(g, secret ? '?' : String(n), c.x, c.y + 1, 28, INK.text, 'center');
   // The column beside the platform: points, ×2 or the supercrystal, the black crystals.
   const x = c.x + PLATFORM_R + 8;
   const sc = seat.score.colours.find((s) => s.colour === colour)!;
