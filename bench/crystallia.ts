@@ -1,6 +1,7 @@
 // Crystallia engine figures: random self-play throughput, `legalMoves` in full mid-game positions,
 // the autopilot's decision time and its record against a uniformly random player.
 // Run alone with `npx tsx bench/crystallia.ts [seconds]`; bench/bench.ts may import `crystalliaBench`.
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { crystallia, type CrystalliaMove, type CrystalliaState } from '../src/games/crystallia/engine/index.ts';
 import { renderPicture } from '../src/games/crystallia/render.ts';
@@ -140,6 +141,8 @@ export interface RenderFigure {
   /** Drawing and PNG encoding, per picture. */
   p50ms: number;
   p99ms: number;
+  /** The process's CPU time per picture (user + system): steadier than wall time on a shared machine. */
+  cpuMs: number;
 }
 
 /** The board picture (render.ts): time to draw and encode, and PNG size, for 2 and 4 players mid-game and a finished 4-player game. */
@@ -158,17 +161,48 @@ export function crystalliaRenderBench(samples = 20): RenderFigure[] {
   }
   cases.push(['4 players, game over (final scores)', end]);
   const out: RenderFigure[] = [];
+  // A game as it is sent: every version of a 4-player game drawn once, in order (each picture new,
+  // as after every move; what stays the same within a game, the printed board, stones and
+  // platforms, is drawn once and kept).
+  {
+    let g = crystallia.setup({ seed: seedOf(9200), players: ['p0', 'p1', 'p2', 'p3'], options: { advanced: false } });
+    const views = [crystallia.view(g, null)];
+    while (!g.outcome) {
+      const { actor, move } = randomMove(g, r);
+      g = crystallia.apply(g, actor, move);
+      views.push(crystallia.view(g, null));
+    }
+    const times: number[] = [];
+    let last: Buffer = Buffer.alloc(0);
+    const cpu0 = process.cpuUsage();
+    for (let k = 0; k < Math.max(samples, views.length); k++) {
+      const view = views[k % views.length]!;
+      const t = performance.now();
+      last = renderPicture(view, { names, title: `Crystallia #${124 + Math.floor(k / views.length)}` });
+      times.push(performance.now() - t);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const t = summary(times);
+    out.push({ picture: `4 players, every version of a game (${views.length}), each drawn once`, width: last.readUInt32BE(16), height: last.readUInt32BE(20), bytes: last.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / times.length });
+  }
   for (const [picture, s] of cases) {
     const view = crystallia.view(s, null);
     const png = renderPicture(view, { names, title: 'Crystallia #123' });
+    const cpu0 = process.cpuUsage();
     const times = timeIt(() => renderPicture(view, { names, title: 'Crystallia #123' }), samples).map((us) => us / 1000);
+    const cpu = process.cpuUsage(cpu0);
     const t = summary(times);
-    out.push({ picture, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length, p50ms: t.p50, p99ms: t.p99 });
+    out.push({ picture, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / samples });
   }
   return out;
 }
 
-export function printCrystalliaBench(b: CrystalliaBench, renders: RenderFigure[], out: (s: string) => void = console.log): void {
+export function printCrystalliaBench(b: CrystalliaBench | null, renders: RenderFigure[], out: (s: string) => void = console.log): void {
+  if (b) printEngine(b, out);
+  printPictures(renders, out);
+}
+
+function printEngine(b: CrystalliaBench, out: (s: string) => void): void {
   out('## Crystallia engine (one core)');
   out('| figure | value |\n| --- | ---: |');
   out(`| random self-play | ${b.gamesPerSecond.toLocaleString('en')} games/s, ${b.movesPerSecond.toLocaleString('en')} moves/s |`);
@@ -176,11 +210,17 @@ export function printCrystalliaBench(b: CrystalliaBench, renders: RenderFigure[]
   out(`| legalMoves, Move pending, 13 stones down (up to ${b.abilityStep.moves} moves) | p50 ${b.abilityStep.p50us} µs, p99 ${b.abilityStep.p99us} µs |`);
   out(`| autopilot decision, start of a turn | p50 ${b.autopilot.p50us} µs, p99 ${b.autopilot.p99us} µs |`);
   out(`| autopilot vs random, 2 players | ${b.autopilotVsRandom.wins} wins, ${b.autopilotVsRandom.ties} ties in ${b.autopilotVsRandom.games} |`);
+}
+
+function printPictures(renders: RenderFigure[], out: (s: string) => void): void {
   out('\n## Crystallia picture: draw + PNG encode per picture (@napi-rs/canvas; cached by game version, so once per move)');
-  out('| picture | size | PNG | p50 | p99 |\n| --- | ---: | ---: | ---: | ---: |');
-  for (const f of renders) out(`| ${f.picture} | ${f.width}×${f.height} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.p50ms.toFixed(1)} ms | ${f.p99ms.toFixed(1)} ms |`);
+  out(`Goal (issue 25): p50 ≤ 20 ms. Load average ${loadavg().map((x) => x.toFixed(1)).join(', ')}.`);
+  out('| picture | size | PNG | p50 | p99 | CPU per picture |\n| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const f of renders) out(`| ${f.picture} | ${f.width}×${f.height} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.p50ms.toFixed(1)} ms | ${f.p99ms.toFixed(1)} ms | ${f.cpuMs.toFixed(1)} ms |`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  printCrystalliaBench(crystalliaBench(Number(process.argv[2] ?? 2)), crystalliaRenderBench());
+  // `npx tsx bench/crystallia.ts --picture [renders]`: the picture table alone (200 renders of each picture by default).
+  if (process.argv[2] === '--picture') printCrystalliaBench(null, crystalliaRenderBench(Number(process.argv[3] ?? 200)));
+  else printCrystalliaBench(crystalliaBench(Number(process.argv[2] ?? 2)), crystalliaRenderBench());
 }

@@ -12,7 +12,7 @@ import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot
 import { openTableCommand } from '../src/bot/tables.ts';
 import { parseSquare, type CrystalliaMove, type CrystalliaView } from '../src/games/crystallia/engine/index.ts';
 import { crystallia } from '../src/games/crystallia/index.ts';
-import { nextPanel, stoneLabel } from '../src/games/crystallia/turn.ts';
+import { nextPanel, placementMove, stoneLabel } from '../src/games/crystallia/turn.ts';
 import { UserError } from '../src/services/errors.ts';
 import { getGame, listActiveGames, previewMoves, resolveOwnGame } from '../src/services/games.ts';
 
@@ -141,7 +141,7 @@ function read(interaction: ChatInputCommandInteraction): unknown {
  * a play would, and nothing is saved), then shows the panel's next step or the preview with
  * Confirm, as the board's buttons do.
  */
-async function typedTurn(interaction: ChatInputCommandInteraction, deps: BotDeps, gameId: number | null, move: (view: CrystalliaView) => CrystalliaMove): Promise<void> {
+async function typedTurn(interaction: ChatInputCommandInteraction, deps: BotDeps, gameId: number | null, move: (view: CrystalliaView, legal: readonly CrystalliaMove[]) => CrystalliaMove): Promise<void> {
   const guildId = requireGuild(interaction);
   const me = interaction.user.id;
   const id = await resolveOwnGame(deps.ctx, { guildId, userId: me, kind: KIND, gameId });
@@ -153,7 +153,7 @@ async function typedTurn(interaction: ChatInputCommandInteraction, deps: BotDeps
   if (before.phase === 'flip') throw new UserError('crystallia/flips-first', 'First everyone chooses their flips: use **Choose my flips** on the board.');
   if (before.turn?.player !== me) throw new UserError('game/not-your-turn', `It is not your turn in game #${id}: the game waits for ${before.turn ? mention(before.turn.player) : 'nobody'}.`);
   if (before.turn.step !== 'take') throw new UserError('crystallia/mid-turn', 'Your turn is under way: finish it with **Take your turn** on the board.');
-  const m = move(before);
+  const m = move(before, snap.legalMoves(me) as CrystalliaMove[]);
   let after;
   try {
     after = await previewMoves(deps.ctx, { gameId: id, userId: me, guildId, moves: [m], expectedVersion: snap.game.version });
@@ -188,7 +188,10 @@ async function execute(interaction: ChatInputCommandInteraction, input: Input, d
     case 'place': {
       const square = parseSquare(input.at);
       if (square === null) throw new UserError('crystallia/bad-square', `"${input.at}" is not a square: give a row letter A-F and a column 1-9, e.g. \`at:C4\`.`);
-      return typedTurn(interaction, deps, input.game, () => ({ type: 'place', stone: input.stone - 1, square, dir: input.dir }));
+      // In the listed spelling when it is a legal placement (a double typed `dir:left` is the same
+      // placement going right from the other square), so the preview, Confirm and the stored log
+      // hold the move the board's buttons would have sent; otherwise as typed, for the engine to refuse.
+      return typedTurn(interaction, deps, input.game, (view, legal) => placementMove(view, legal, input.stone - 1, square, input.dir) ?? { type: 'place', stone: input.stone - 1, square, dir: input.dir });
     }
     case 'talisman':
       return typedTurn(interaction, deps, input.game, () => ({ type: 'talisman', colour: input.colour }));

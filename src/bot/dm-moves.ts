@@ -6,8 +6,8 @@ import { boardFor, boardUrl, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
-import type { GameModules, MessagePayload } from './game-module.ts';
-import { toDiscord } from './game-routes.ts';
+import { parseGameId, type GameModules, type MessagePayload } from './game-module.ts';
+import { handleGameComponent, toDiscord } from './game-routes.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 
 /**
@@ -125,9 +125,23 @@ async function stateDm(ctx: ServiceContext, games: GameModules, snap: GameSnapsh
   };
 }
 
+/** The custom id of the first button of `payload` whose route opens the turn's first step, if any. */
+function opensTurnButton(games: GameModules, kind: string, payload: MessagePayload): string | null {
+  const module = games.require(kind);
+  for (const r of payload.components ?? []) {
+    for (const c of r.components) {
+      if (!('custom_id' in c) || typeof c.custom_id !== 'string') continue;
+      const parsed = parseGameId(c.custom_id, [module.ids]);
+      if (parsed && module.routes[parsed.action]?.opensTurn) return c.custom_id;
+    }
+  }
+  return null;
+}
+
 /**
  * Play here, in a turn DM: on the player's turn, that DM becomes the turn's move buttons (and the
- * seat's newest DM, still showing buttons, so a move made elsewhere retires them); otherwise it
+ * seat's newest DM, still showing buttons, so a move made elsewhere retires them), or, when those
+ * buttons open the turn's first step (a route marked `opensTurn`), that step itself; otherwise it
  * shows the game as it is now. Answered through the interaction: no rate-limited call.
  */
 export async function playHere(interaction: MessageComponentInteraction, gameId: number, deps: BotDeps): Promise<void> {
@@ -160,6 +174,9 @@ export async function playHere(interaction: MessageComponentInteraction, gameId:
     await update(await stateDm(deps.ctx, deps.games, now, still ? 'Your newest DM of this game has the move buttons: play there or on the board.' : 'It is not your turn:'));
     return;
   }
+  // A turn DM whose button opens the turn's first step (RouteDef.opensTurn): that step at once, in this DM.
+  const opens = opensTurnButton(deps.games, game.kind, payload);
+  if (opens && (await handleGameComponent(interaction, deps, { customId: opens, inPlace: true }))) return;
   await update(payload);
 }
 

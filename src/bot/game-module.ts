@@ -276,6 +276,12 @@ export interface RouteDef<View = unknown, Move = unknown> {
   finished?: boolean;
   /** Clickable when it is not the clicker's turn (default: only by a player the game waits for). */
   anytime?: boolean;
+  /**
+   * The button opens the first step of the player's turn (Crystallia's Take your turn). When a
+   * board mover's turn DM offers it, **Play here** runs it at once, and its private answer
+   * (`ctx.reply`) turns that DM into the step: one tap instead of Play here, then the button.
+   */
+  opensTurn?: boolean;
   handle(ctx: RouteContext<View, Move>, args: readonly unknown[]): Promise<void>;
 }
 

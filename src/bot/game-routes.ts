@@ -68,9 +68,13 @@ function findModule(deps: BotDeps, parsed: ParsedGameId): GameModule {
   return m;
 }
 
-/** Handles `raw` if it is one of the games' ids; false when it is not. */
-export async function handleGameComponent(interaction: MessageComponentInteraction, deps: BotDeps): Promise<boolean> {
-  const parsed = parseGameId(interaction.customId, deps.games.all.map((g) => g.ids));
+/**
+ * Handles the click if its id is one of the games' ids; false when it is not. `opts.customId` runs
+ * another id for this click (Play here running a turn DM's `opensTurn` button), and `opts.inPlace`
+ * makes the route's private reply edit the clicked message instead (that DM becomes the panel).
+ */
+export async function handleGameComponent(interaction: MessageComponentInteraction, deps: BotDeps, opts: { customId?: string; inPlace?: boolean } = {}): Promise<boolean> {
+  const parsed = parseGameId(opts.customId ?? interaction.customId, deps.games.all.map((g) => g.ids));
   if (!parsed) return false;
   const module = findModule(deps, parsed);
   const route = module.routes[parsed.action]!;
@@ -130,6 +134,11 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
     preview: (moves) => previewMoves(deps.ctx, { gameId: game.id, userId, guildId: interaction.guildId, moves, expectedVersion: version }),
     answer: (result, note) => answerMove(interaction, deps, result, note),
     async reply(payload) {
+      if (opts.inPlace && ownsMessage(interaction, game)) {
+        // The whole message is replaced: no embeds or files of what it showed before stay behind.
+        await interaction.update({ embeds: [], ...toDiscord(payload), ...(payload.files?.length ? {} : { attachments: [] }) } as never);
+        return;
+      }
       await interaction.reply({ ...toDiscord(payload), flags: EPHEMERAL } as never);
     },
     async update(payload) {

@@ -3,6 +3,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasOf, startHarness, type Harness } from '../helpers/harness.ts';
 import { load } from '../games/crystallia/driver.ts';
+import { crystallia } from '../../src/games/crystallia/engine/index.ts';
+import { textLayout, WIDTH } from '../../src/games/crystallia/render.ts';
 import { chooseFirst, contentWidth, SCREENSHOTS, launchBrowser, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, step, type, warmUp } from './browser.ts';
 
 /**
@@ -30,6 +32,17 @@ afterAll(async () => {
   await browser?.close();
   await h?.close();
 });
+
+/**
+ * The smallest text of the game's picture as the page shows it: the picture's smallest text
+ * (render.ts `textLayout`, in pixels of the picture) times the width the image is displayed at.
+ */
+async function smallestTextShown(gameId: number, img: Locator): Promise<number> {
+  const { state } = await load(h, gameId);
+  const t = textLayout(crystallia.view(state, null), { names: { [state.players[0]!]: 'Alice', [state.players[1]!]: 'Bob' }, title: `Crystallia #${gameId}` });
+  const shown = (await img.boundingBox())!.width;
+  return (Math.min(...t.texts.map((x) => x.px)) * shown) / t.width;
+}
 
 const natural = (img: Locator) => img.evaluate((el) => ((el as unknown as { complete: boolean }).complete ? (el as unknown as { naturalWidth: number }).naturalWidth : 0));
 const boardOf = (page: Page, id: string) => page.locator(`#message-list .msg[data-id="${id}"]`);
@@ -71,11 +84,13 @@ describe.skipIf(!runBrowserTests)('a whole Crystallia game in the playground, on
     const gameId = (await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'crystallia' } })).id;
     const boardId = (await load(h, gameId)).game.boardMessageId!;
 
-    // On the phone, the board's picture is as wide as the message column allows (about 330 px of 390): readable, never cut.
+    // On the phone, the board's picture is as wide as the message column allows (about 330 px of 390): readable, never cut,
+    // and no text on it smaller than 11 px as shown.
     const phoneImg = boardOf(bob, boardId).locator('.attachment-image img');
-    await expect.poll(() => natural(phoneImg), { timeout: 10_000 }).toBe(720);
+    await expect.poll(() => natural(phoneImg), { timeout: 10_000 }).toBe(WIDTH);
     const box = (await phoneImg.boundingBox())!;
     expect(box.width).toBeGreaterThan(300);
+    expect(await smallestTextShown(gameId, phoneImg)).toBeGreaterThanOrEqual(11);
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     expect(await contentWidth(bob)).toBeLessThanOrEqual(PHONE.width);
     await phoneImg.scrollIntoViewIfNeeded();
@@ -108,7 +123,7 @@ describe.skipIf(!runBrowserTests)('a whole Crystallia game in the playground, on
         // Each player's first preview: the picture of the result, full size, before anything is played.
         previewed.add(who);
         const preview = panel.locator('.attachment-image img');
-        await expect.poll(() => natural(preview), { timeout: 10_000 }).toBe(720);
+        await expect.poll(() => natural(preview), { timeout: 10_000 }).toBe(WIDTH);
         await preview.scrollIntoViewIfNeeded();
         await screenshot(page, `crystallia-preview-${page === bob ? 'phone' : 'desktop'}`);
       }
@@ -124,7 +139,9 @@ describe.skipIf(!runBrowserTests)('a whole Crystallia game in the playground, on
     for (const [who, page] of Object.entries(tabs)) {
       const board = boardOf(page, boardId);
       await expect.poll(() => board.locator('.attachment-image img').getAttribute('src'), { timeout: 10_000 }).toContain(`-v${game.version}.png`);
-      await expect.poll(() => natural(board.locator('.attachment-image img')), { timeout: 10_000 }).toBe(720);
+      await expect.poll(() => natural(board.locator('.attachment-image img')), { timeout: 10_000 }).toBe(WIDTH);
+      // The final picture too: on the phone, its smallest text (the ranking, the platforms) reads at 11 px or more.
+      if (page === bob) expect(await smallestTextShown(gameId, board.locator('.attachment-image img'))).toBeGreaterThanOrEqual(11);
       await expect(board.innerText()).resolves.toMatch(/regular [+−]?\d+.* = -?\d+/);
       expect(await board.locator('button[data-cid^="cr:play:"]').count(), who).toBe(0);
       await board.scrollIntoViewIfNeeded();

@@ -1,15 +1,17 @@
-import { deflateSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 
 /**
- * A PNG writer for the picture: 8-bit RGB, the "Up" filter on every row, deflated by node's zlib
- * at a low level. Skia's own encoder (@napi-rs/canvas `toBuffer('image/png')`) compresses at a
- * fixed high level with adaptive filters, which is 85-90% of a render's time for a picture of a
- * million pixels (bench/crystallia.ts); this one is about three times faster and its files are
- * about as small, because the picture is mostly flat colour. A test decodes its output with Skia
- * and compares every pixel with Skia's own encoding.
+ * A PNG writer for the picture: 8-bit RGBA, no filter (each row copied as it is), deflated by
+ * node's zlib at a low level. Skia's own encoder (@napi-rs/canvas `toBuffer('image/png')`)
+ * compresses at a fixed high level with adaptive filters, which took 85-90% of a render's time for
+ * a picture of a million pixels (bench/crystallia.ts). The picture is mostly flat colour, so
+ * deflate finds its runs and its repeated rows without a filter: measured on a 600x1284 board,
+ * unfiltered RGBA took half the time of the "Up" filter on RGB written byte by byte in JavaScript
+ * (6.5 against 13.4 ms of CPU) and gave a smaller file (217 against 249 KB). A test decodes its
+ * output with Skia and compares every pixel with Skia's own encoding.
  *
  * `rgba` is the canvas's raw pixels (`canvas.data()`: RGBA, premultiplied); the picture is opaque
- * everywhere, so premultiplied and straight colours are the same and alpha is dropped.
+ * everywhere, so premultiplied and straight colours are the same.
  */
 
 const CRC_TABLE = (() => {
@@ -22,7 +24,11 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
+/** zlib's own CRC-32 (node 20.15 and later), else the table's. */
+const nativeCrc = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
 function crc32(...parts: Buffer[]): number {
+  if (nativeCrc) return parts.reduce((c, b) => nativeCrc(b, c), 0) >>> 0;
   let c = 0xffffffff;
   for (const b of parts) for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
@@ -42,31 +48,18 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** An opaque RGBA picture as a PNG file. */
 export function encodePng(width: number, height: number, rgba: Uint8Array, level = 1): Buffer {
   if (rgba.length !== width * height * 4) throw new Error(`encodePng: ${rgba.length} bytes for ${width}x${height}`);
-  const stride = width * 3;
-  const raw = Buffer.alloc((stride + 1) * height);
-  let o = 0;
+  const stride = width * 4;
+  const src = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  // Each row: its filter byte (0: None), then its pixels as they are.
+  const raw = Buffer.allocUnsafe((stride + 1) * height);
   for (let y = 0; y < height; y++) {
-    raw[o++] = 2; // Up: each byte minus the byte above it
-    const row = y * width * 4;
-    const up = row - width * 4;
-    for (let x = 0; x < width; x++) {
-      const i = row + x * 4;
-      if (y === 0) {
-        raw[o++] = rgba[i]!;
-        raw[o++] = rgba[i + 1]!;
-        raw[o++] = rgba[i + 2]!;
-      } else {
-        const j = up + x * 4;
-        raw[o++] = (rgba[i]! - rgba[j]!) & 0xff;
-        raw[o++] = (rgba[i + 1]! - rgba[j + 1]!) & 0xff;
-        raw[o++] = (rgba[i + 2]! - rgba[j + 2]!) & 0xff;
-      }
-    }
+    raw[y * (stride + 1)] = 0;
+    src.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bits per channel
-  ihdr[9] = 2; // RGB
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
+  ihdr[9] = 6; // RGBA
+  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { encodePng } from './png.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, type Colour, type CrystalliaView, type Half, type SquareKind } from './engine/index.ts';
 
@@ -13,11 +13,13 @@ import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, typ
  * Everything is placed by `layout(view)`, which the drawing and the tests share: a test samples
  * the picture's pixels at the centres it computes.
  *
- * Made to be read on a 390 px phone, where Discord shows it about 330 px wide (0.46 of its 720
- * px): squares are 74 px (34 on the phone), stones are ivory tiles with a thick black edge and a
- * vivid crystal on each half, the printed squares flat dark tints with only the outline of theirs,
- * and each colour has its own shape (red circle, blue diamond, green triangle, purple hexagon,
- * yellow wild star) for players who tell colours apart badly.
+ * Made to be read on a 390 px phone, where Discord shows it about 326 px wide (0.54 of its 600
+ * px): every text is at least 11 px there (`textLayout` and a test check it; what could not grow,
+ * the itemised final scores, is in the board's message), squares are 62 px (34 on the phone),
+ * stones are ivory tiles with a thick black edge and a vivid crystal on each half, the printed
+ * squares flat dark tints with only the outline of theirs, and each colour has its own shape (red
+ * circle, blue diamond, green triangle, purple hexagon, yellow wild star) for players who tell
+ * colours apart badly.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -67,23 +69,37 @@ export const INK = {
 
 // ---------------------------------------------------------------------------------------------
 // geometry
+//
+// Everything is drawn in design units on a 720-unit-wide page, then scaled by SCALE onto the
+// canvas: the picture is WIDTH pixels wide. Text is never smaller than MIN_TEXT units, so that on a
+// 390 px phone, where Discord shows the picture PHONE_WIDTH px wide, every letter is at least
+// 11 px (`textLayout` lists every text drawn, for the test that checks it).
 
-export const WIDTH = 720;
-const PAD = 12;
-const HEADER = 40;
-const COORD = 26;
-/** A square's side. */
+const DESIGN = 720;
+/** The picture's width in pixels. */
+export const WIDTH = 600;
+const SCALE = WIDTH / DESIGN;
+/** How wide a 390 px phone shows the picture (Discord's message column). */
+export const PHONE_WIDTH = 326;
+/** The smallest text drawn, in design units (11.3 px on the phone). */
+const MIN_TEXT = 25;
+const PAD = 10;
+const HEADER = 46;
+const COORD = 30;
+/** A square's side, in design units. */
 export const SQUARE = 74;
-const LEGEND = 34;
+const LEGEND_LINE = 34;
+const LEGEND = 2 * LEGEND_LINE;
 const CARD_W = 66;
 const CARD_GAP = 6;
-const CARD_H = 58;
-const PYRAMID_HEAD = 28;
-const ROW_EXTRA = 56;
-const SEAT_H = 140;
+const STONE_H = 36;
+const CARD_H = 66;
+const PYRAMID_HEAD = 34;
+const ROW_EXTRA = 52;
+const NAME_LINE = 38;
+const SEAT_H = 150;
 const SEAT_GAP = 6;
-const INFO_W = 184;
-const CELL_W = 128;
+const CELL_W = (DESIGN - 2 * PAD) / 4;
 
 export interface Rect {
   x: number;
@@ -116,11 +132,11 @@ export interface Layout {
   slot(seat: number, colour: Colour, k: number, flipped: boolean): Point;
 }
 
-const PLATFORM_R = 44;
-const RING_R = 33;
-const ADVANCED_R = 30;
-/** How far below a platform's centre its penalty spaces (or "×2") lie. */
-const PENALTY_DY = 56;
+const PLATFORM_R = 40;
+const RING_R = 30;
+const ADVANCED_R = 27;
+/** How far below a platform's centre its penalty spaces lie. */
+const PENALTY_DY = 52;
 
 /** The offsets of a platform's slots, in the order crystals fill them: the ring of 9, then the 4 penalty spaces in a row under it; flipped: 5 in a ring. */
 function slotOffset(k: number, flipped: boolean): Point {
@@ -132,20 +148,20 @@ function slotOffset(k: number, flipped: boolean): Point {
     const a = -Math.PI / 2 + (k * 2 * Math.PI) / PLATFORM.regularScoringLimit;
     return { x: Math.round(Math.cos(a) * RING_R), y: Math.round(Math.sin(a) * RING_R) };
   }
-  return { x: -27 + (k - PLATFORM.regularScoringLimit) * 18, y: PENALTY_DY };
+  return { x: -24 + (k - PLATFORM.regularScoringLimit) * 16, y: PENALTY_DY };
 }
 
-/** Where everything goes for a view with `seats` players. */
-export function layout(seats: number): Layout {
+/** Where everything goes, in design units. */
+function designLayout(seats: number): Layout {
   const board: Rect = { x: PAD + COORD, y: PAD + HEADER + COORD, w: BOARD_COLS * SQUARE, h: BOARD_ROWS * SQUARE };
   const legendY = board.y + board.h + 4;
-  const pyramidY = legendY + LEGEND + 6;
+  const pyramidY = legendY + LEGEND + 2;
   const rowsY = pyramidY + PYRAMID_HEAD;
   const bottom = PYRAMID_ROWS[PYRAMID_ROWS.length - 1]!;
   const pyramidW = bottom * CARD_W + (bottom - 1) * CARD_GAP;
-  const pyramidX = Math.round((WIDTH - pyramidW) / 2);
-  const extraY = rowsY + PYRAMID_ROWS.length * (CARD_H + CARD_GAP) + 4;
-  const seatsY = extraY + ROW_EXTRA + 8;
+  const pyramidX = Math.round((DESIGN - pyramidW) / 2);
+  const extraY = rowsY + PYRAMID_ROWS.length * (CARD_H + CARD_GAP);
+  const seatsY = extraY + ROW_EXTRA + 6;
   const height = seatsY + seats * (SEAT_H + SEAT_GAP) - SEAT_GAP + PAD;
   const square = (sq: number): Rect => ({ x: board.x + (sq % BOARD_COLS) * SQUARE, y: board.y + Math.floor(sq / BOARD_COLS) * SQUARE, w: SQUARE, h: SQUARE });
   const card = (row: number, i: number): Rect => ({
@@ -154,13 +170,13 @@ export function layout(seats: number): Layout {
     w: CARD_W,
     h: CARD_H,
   });
-  const seat = (k: number): Rect => ({ x: PAD, y: seatsY + k * (SEAT_H + SEAT_GAP), w: WIDTH - 2 * PAD, h: SEAT_H });
+  const seat = (k: number): Rect => ({ x: PAD, y: seatsY + k * (SEAT_H + SEAT_GAP), w: DESIGN - 2 * PAD, h: SEAT_H });
   const platform = (k: number, colour: Colour): Point => {
     const r = seat(k);
-    return { x: r.x + INFO_W + COLOURS.indexOf(colour) * CELL_W + CELL_W / 2, y: r.y + 60 };
+    return { x: r.x + COLOURS.indexOf(colour) * CELL_W + 8 + PLATFORM_R, y: r.y + NAME_LINE + 4 + PLATFORM_R };
   };
   return {
-    width: WIDTH,
+    width: DESIGN,
     height,
     board,
     square,
@@ -176,8 +192,8 @@ export function layout(seats: number): Layout {
         { x: r.x + 49, y: r.y + 18 },
       ];
     },
-    talisman: (k) => ({ x: PAD + 130 + k * 78, y: extraY + 22 }),
-    supply: (colour) => ({ x: WIDTH - PAD - 250 + COLOURS.indexOf(colour) * 62, y: extraY + 22 }),
+    talisman: (k) => ({ x: PAD + 166 + k * 46, y: extraY + ROW_EXTRA / 2 }),
+    supply: (colour) => ({ x: DESIGN - PAD - 290 + COLOURS.indexOf(colour) * 76, y: extraY + ROW_EXTRA / 2 }),
     seat,
     platform,
     slot: (k, colour, n, flipped) => {
@@ -185,6 +201,28 @@ export function layout(seats: number): Layout {
       const o = slotOffset(n, flipped);
       return { x: c.x + o.x, y: c.y + o.y };
     },
+  };
+}
+
+/** Where everything is in the picture, in pixels, for a view with `seats` players. */
+export function layout(seats: number): Layout {
+  const d = designLayout(seats);
+  const v = (n: number) => Math.round(n * SCALE);
+  const p = (q: Point): Point => ({ x: v(q.x), y: v(q.y) });
+  const r = (q: Rect): Rect => ({ x: v(q.x), y: v(q.y), w: v(q.w), h: v(q.h) });
+  return {
+    width: WIDTH,
+    height: Math.ceil(d.height * SCALE),
+    board: r(d.board),
+    square: (sq) => r(d.square(sq)),
+    squareCentre: (sq) => p(d.squareCentre(sq)),
+    card: (row, i) => r(d.card(row, i)),
+    cardHalves: (row, i) => d.cardHalves(row, i).map(p) as [Point, Point],
+    talisman: (k) => p(d.talisman(k)),
+    supply: (c) => p(d.supply(c)),
+    seat: (k) => r(d.seat(k)),
+    platform: (k, c) => p(d.platform(k, c)),
+    slot: (k, c, n, f) => p(d.slot(k, c, n, f)),
   };
 }
 
@@ -249,7 +287,11 @@ function roundRect(g: Ctx, x: number, y: number, w: number, h: number, r: number
   g.closePath();
 }
 
+/** Every text drawn, while `textLayout` records them. */
+let recorded: Array<{ text: string; px: number }> | null = null;
+
 function text(g: Ctx, s: string, x: number, y: number, px: number, colour: string, align: 'left' | 'center' | 'right' = 'left', maxWidth?: number): void {
+  recorded?.push({ text: s, px });
   g.font = font(px);
   g.fillStyle = colour;
   g.textAlign = align;
@@ -368,6 +410,43 @@ function stoneTile(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number
   gem(g, halves[1], b.x + b.w / 2, b.y + b.h / 2, gemR);
 }
 
+/**
+ * Things drawn many times the same (a stone, a card of the pyramid), drawn once as a small picture
+ * and stamped (`drawImage`: one call, and cheaper to rasterise than the paths and fills it holds).
+ * `paint` draws the thing inside `box` (design units); the stamp lands on the nearest pixel.
+ */
+const STAMPS_KEPT = 96;
+const stamps = new Map<string, Canvas>();
+
+function stamp(g: Ctx, key: string, box: Rect, paint: (s: Ctx) => void): void {
+  if (recorded) {
+    paint(g);
+    return;
+  }
+  let made = stamps.get(key);
+  if (!made) {
+    made = createCanvas(Math.ceil(box.w * SCALE) + 1, Math.ceil(box.h * SCALE) + 1);
+    const s = made.getContext('2d');
+    s.setTransform(SCALE, 0, 0, SCALE, -box.x * SCALE, -box.y * SCALE);
+    paint(s);
+    stamps.set(key, made);
+    if (stamps.size > STAMPS_KEPT) stamps.delete(stamps.keys().next().value!);
+  }
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.drawImage(made, Math.round(box.x * SCALE), Math.round(box.y * SCALE));
+  g.restore();
+}
+
+/** A stone on two rects, stamped: `stoneTile` with the room its shadow and outline take. */
+function stampStone(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number, gemR: number, outline: string | null): void {
+  const x = Math.min(a.x, b.x) + inset - 5;
+  const y = Math.min(a.y, b.y) + inset - 5;
+  const box = { x, y, w: Math.max(a.x + a.w, b.x + b.w) - inset + 9 - x, h: Math.max(a.y + a.h, b.y + b.h) - inset + 9 - y };
+  const key = `stone:${halves.join('-')}:${a.y === b.y ? (a.x < b.x ? 'h' : 'H') : a.y < b.y ? 'v' : 'V'}:${box.w}x${box.h}:${inset}:${gemR}:${outline ?? ''}`;
+  stamp(g, key, box, (s) => stoneTile(s, a, b, halves, inset, gemR, outline));
+}
+
 // ---------------------------------------------------------------------------------------------
 // the picture
 
@@ -400,24 +479,28 @@ function newStoneSquares(view: CrystalliaView): number[] {
 
 const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
 
+const T = MIN_TEXT;
+
 function drawHeader(g: Ctx, view: CrystalliaView, opts: PictureOptions): void {
-  text(g, opts.title, PAD, PAD + 16, 24, INK.text, 'left', 300);
+  const y = PAD + HEADER / 2 - 2;
+  text(g, opts.title, PAD, y, 30, INK.text, 'left', 300);
   const left = view.pyramid.flat().filter((c) => c !== null).length;
-  const parts = [view.advanced ? 'Advanced Mode' : null, view.phase === 'over' ? 'game over' : `${left} stone${left === 1 ? '' : 's'} left`];
-  text(g, parts.filter(Boolean).join(' · '), WIDTH - PAD, PAD + 16, 17, INK.dim, 'right');
+  const parts = [view.advanced ? 'Advanced' : null, view.phase === 'over' ? 'game over' : `${left} stone${left === 1 ? '' : 's'} left`];
+  text(g, parts.filter(Boolean).join(' · '), DESIGN - PAD, y, T, INK.dim, 'right');
   if (opts.preview) {
     g.fillStyle = INK.gold;
-    roundRect(g, 300, PAD + 2, 160, 30, 8);
+    roundRect(g, 290, PAD + 4, 150, 36, 8);
     g.fill();
-    text(g, 'PREVIEW', 380, PAD + 17, 18, INK.edge, 'center');
+    text(g, 'PREVIEW', 365, y, T, INK.edge, 'center');
   }
 }
 
-function drawBoard(g: Ctx, view: CrystalliaView, L: Layout): void {
+/** The printed board: its coordinates, squares and the lines between them (the same for the whole game). */
+function drawPrintedBoard(g: Ctx, squares: readonly SquareKind[], L: Layout): void {
   const { board } = L;
-  for (let c = 0; c < BOARD_COLS; c++) text(g, String(c + 1), board.x + c * SQUARE + SQUARE / 2, board.y - COORD / 2, 21, INK.text, 'center');
-  for (let r = 0; r < BOARD_ROWS; r++) text(g, String.fromCharCode(65 + r), board.x - COORD / 2 - 1, board.y + r * SQUARE + SQUARE / 2, 21, INK.text, 'center');
-  view.board.squares.forEach((kind, sq) => {
+  for (let c = 0; c < BOARD_COLS; c++) text(g, String(c + 1), board.x + c * SQUARE + SQUARE / 2, board.y - COORD / 2, T, INK.text, 'center');
+  for (let r = 0; r < BOARD_ROWS; r++) text(g, String.fromCharCode(65 + r), board.x - COORD / 2 - 1, board.y + r * SQUARE + SQUARE / 2, T, INK.text, 'center');
+  squares.forEach((kind, sq) => {
     const r = L.square(sq);
     const c = L.squareCentre(sq);
     if (isColour(kind)) {
@@ -449,77 +532,78 @@ function drawBoard(g: Ctx, view: CrystalliaView, L: Layout): void {
     g.lineTo(board.x + board.w, board.y + r * SQUARE);
     g.stroke();
   }
+}
+
+/** The stones on the board, the one placed last with a gold edge. */
+function drawStones(g: Ctx, view: CrystalliaView, L: Layout): void {
   const fresh = newStoneSquares(view);
   for (const s of view.stones) {
     const isNew = fresh.length === 2 && s.squares.every((q) => fresh.includes(q));
-    stoneTile(g, L.square(s.squares[0]), L.square(s.squares[1]), s.halves, 6, 19, isNew ? INK.gold : null);
+    stampStone(g, L.square(s.squares[0]), L.square(s.squares[1]), s.halves, 6, 19, isNew ? INK.gold : null);
   }
 }
 
+/** Two lines under the board: the abilities and the wild; the new stone's edge and what #n means. */
 function drawLegend(g: Ctx, L: Layout): void {
-  const y = L.board.y + L.board.h + 4 + LEGEND / 2;
-  let x = PAD + 8;
+  const y1 = L.board.y + L.board.h + 4 + LEGEND_LINE / 2;
+  const y2 = y1 + LEGEND_LINE;
+  g.font = font(T);
+  let x = PAD + 4;
   for (const [ability, label] of [
     ['move', 'Move'],
     ['extra-turn', 'Extra turn'],
     ['rotate', 'Rotate'],
   ] as const) {
     g.fillStyle = INK.ability;
-    g.fillRect(x, y - 14, 28, 28);
-    abilitySymbol(g, ability, x + 14, y, 11);
-    text(g, label, x + 34, y, 16, INK.text);
-    g.font = font(16);
-    x += 34 + g.measureText(label).width + 16;
+    g.fillRect(x, y1 - 15, 30, 30);
+    abilitySymbol(g, ability, x + 15, y1, 12);
+    text(g, label, x + 36, y1, T, INK.text);
+    x += 36 + g.measureText(label).width + 18;
   }
-  gem(g, 'yellow', x + 10, y, 11);
-  text(g, 'wild', x + 26, y, 16, INK.text);
+  gem(g, 'yellow', x + 13, y1, 13);
+  text(g, 'wild', x + 32, y1, T, INK.text);
+  x = PAD + 4;
   g.fillStyle = INK.gold;
-  roundRect(g, x + 84, y - 11, 22, 22, 4);
+  roundRect(g, x + 2, y2 - 13, 26, 26, 5);
   g.fill();
-  text(g, 'last stone', x + 112, y, 16, INK.text);
+  text(g, 'last stone', x + 36, y2, T, INK.text);
+  text(g, '#n: for /crystallia place', DESIGN - PAD, y2, T, INK.dim, 'right');
 }
 
 /** The colour of a player who is out of the running (out at 13, forfeited), as on their platform panel. */
 export const OUT_INK = '#f28b82';
 
-/** At the end the pyramid is empty: its place shows the final scores, itemised. */
+/**
+ * At the end the pyramid is empty: its place shows the final ranking, each player's total in
+ * large print (the itemised scores are in the board's message: `breakdownText` in present.ts).
+ */
 function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureOptions): void {
   const top = L.card(0, 0).y - PYRAMID_HEAD;
-  text(g, 'Final scores', PAD, top + 12, 18, INK.gold);
-  const cols = ['regular', 'over 9', 'flipped', 'black', 'super', 'total'];
-  const nameW = 178;
-  const colW = (WIDTH - 2 * PAD - nameW) / cols.length;
-  const rowH = Math.min(36, Math.floor((L.card(2, 0).y + CARD_H - top - 30) / (view.seats.length + 1)));
-  const y0 = top + 30 + rowH / 2;
-  cols.forEach((c, i) => text(g, c, PAD + nameW + colW * (i + 0.5), y0, 15, INK.dim, 'center'));
+  text(g, 'Final scores (itemised in the message)', PAD, top + PYRAMID_HEAD / 2, T, INK.gold, 'left', DESIGN - 2 * PAD);
+  const rowH = Math.min(46, Math.floor((PYRAMID_ROWS.length * (CARD_H + CARD_GAP) - 4) / view.seats.length));
+  const y0 = top + PYRAMID_HEAD + 4 + rowH / 2;
   const ranked = view.seats.slice().sort((a, b) => (view.outcome?.places?.[a.player] ?? 9) - (view.outcome?.places?.[b.player] ?? 9) || a.seat - b.seat);
   ranked.forEach((seat, k) => {
-    const y = y0 + (k + 1) * rowH;
+    const y = y0 + k * rowH;
     if (k % 2 === 0) {
       g.fillStyle = INK.panel;
-      g.fillRect(PAD, y - rowH / 2, WIDTH - 2 * PAD, rowH);
+      g.fillRect(PAD, y - rowH / 2, DESIGN - 2 * PAD, rowH);
     }
-    const sc = seat.score;
-    const regular = sc.colours.filter((c) => !c.flipped).reduce((a, c) => a + c.points, 0);
-    const advanced = sc.colours.filter((c) => c.flipped).reduce((a, c) => a + c.points, 0);
-    const penalty = sc.colours.reduce((a, c) => a + c.penalty, 0);
-    const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+    const place = view.outcome?.places?.[seat.player];
     const winner = view.outcome?.winners.includes(seat.player);
     // A player who went out (13 of a colour) or forfeited ranks below everyone whatever their total:
     // the row says so, and its total is struck in red, so a higher number that lost reads at a glance.
     const out = seat.status === 'eliminated' ? 'out (13)' : seat.status === 'forfeited' ? 'forfeited' : '';
-    const name = `${winner ? '🏆 ' : ''}${opts.names[seat.player] ?? 'player'}`;
-    text(g, name, PAD + 8, y - (out ? 8 : 0), 18, INK.text, 'left', nameW - 12);
-    if (out) text(g, out, PAD + 8, y + 10, 16, OUT_INK, 'left', nameW - 12);
-    [signed(regular), signed(penalty), signed(advanced), signed(sc.blackPoints), signed(sc.supercrystalPoints), String(sc.total)].forEach((v, i) =>
-      text(g, v, PAD + nameW + colW * (i + 0.5), y, i === cols.length - 1 ? 22 : 18, i === cols.length - 1 ? (out ? OUT_INK : INK.gold) : INK.text, 'center'),
-    );
+    text(g, `${place ? `${place}.` : '•'} ${winner ? '🏆 ' : ''}${opts.names[seat.player] ?? 'player'}`, PAD + 8, y, 28, INK.text, 'left', 420);
+    if (out) text(g, out, DESIGN - PAD - 130, y, T, OUT_INK, 'right');
+    const total = String(seat.score.total);
+    const x = DESIGN - PAD - 60;
+    text(g, total, x, y, 30, out ? OUT_INK : INK.gold, 'center');
     if (out) {
-      const x = PAD + nameW + colW * (cols.length - 0.5);
-      g.font = font(22);
-      const w = g.measureText(String(sc.total)).width / 2 + 4;
+      g.font = font(30);
+      const w = g.measureText(total).width / 2 + 4;
       g.strokeStyle = OUT_INK;
-      g.lineWidth = 2;
+      g.lineWidth = 3;
       g.beginPath();
       g.moveTo(x - w, y);
       g.lineTo(x + w, y);
@@ -528,72 +612,81 @@ function drawFinalScores(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureO
   });
 }
 
+/** A pyramid place whose card is gone: a dashed outline. */
+function emptyCard(g: Ctx, r: Rect): void {
+  g.setLineDash([5, 5]);
+  g.strokeStyle = '#4a5263';
+  g.lineWidth = 2;
+  roundRect(g, r.x + 2, r.y + 2, r.w - 4, r.h - 4, 6);
+  g.stroke();
+  g.setLineDash([]);
+}
+
+/** A face-down card: hatched. */
+function faceDownCard(g: Ctx, r: Rect): void {
+  g.fillStyle = INK.faceDown;
+  roundRect(g, r.x, r.y, r.w, r.h, 7);
+  g.fill();
+  g.save();
+  g.clip();
+  g.strokeStyle = INK.faceDownHatch;
+  g.lineWidth = 2;
+  g.beginPath();
+  for (let d = -r.h; d < r.w; d += 9) {
+    g.moveTo(r.x + d, r.y + r.h);
+    g.lineTo(r.x + d + r.h, r.y);
+  }
+  g.stroke();
+  g.restore();
+  g.lineWidth = 2;
+  g.strokeStyle = INK.edge;
+  roundRect(g, r.x, r.y, r.w, r.h, 7);
+  g.stroke();
+}
+
 function drawPyramid(g: Ctx, view: CrystalliaView, L: Layout, faceDown: Array<[number, number]>): void {
   const top = L.card(0, 0).y - PYRAMID_HEAD;
   const left = view.pyramid.flat().filter((c) => c !== null).length;
   const gone = view.discarded.length ? ` · ${view.discarded.length} left the game` : '';
-  text(g, `Pyramid: ${left} stone${left === 1 ? '' : 's'}${gone}; #n for /crystallia place`, PAD, top + 12, 16, INK.dim);
+  text(g, `Pyramid: ${left} stone${left === 1 ? '' : 's'}${gone}`, PAD, top + PYRAMID_HEAD / 2, T, INK.dim, 'left', DESIGN - 2 * PAD);
   view.pyramid.forEach((row, r) =>
     row.forEach((card, i) => {
       const rect = L.card(r, i);
-      const stoneRect = { x: rect.x, y: rect.y, w: rect.w, h: 36 };
+      const stoneRect = { x: rect.x, y: rect.y, w: rect.w, h: STONE_H };
       const hidden = card !== null && (!card.faceUp || faceDown.some(([fr, fi]) => fr === r && fi === i));
       if (card === null) {
-        g.setLineDash([5, 5]);
-        g.strokeStyle = '#4a5263';
-        g.lineWidth = 2;
-        roundRect(g, stoneRect.x + 2, stoneRect.y + 2, stoneRect.w - 4, stoneRect.h - 4, 6);
-        g.stroke();
-        g.setLineDash([]);
+        stamp(g, 'card:empty', { x: stoneRect.x - 2, y: stoneRect.y - 2, w: stoneRect.w + 4, h: stoneRect.h + 4 }, (s) => emptyCard(s, stoneRect));
         return;
       }
       if (hidden || !card.faceUp) {
-        g.fillStyle = INK.faceDown;
-        roundRect(g, stoneRect.x, stoneRect.y, stoneRect.w, stoneRect.h, 7);
-        g.fill();
-        g.save();
-        g.clip();
-        g.strokeStyle = INK.faceDownHatch;
-        g.lineWidth = 2;
-        g.beginPath();
-        for (let d = -stoneRect.h; d < stoneRect.w; d += 9) {
-          g.moveTo(stoneRect.x + d, stoneRect.y + stoneRect.h);
-          g.lineTo(stoneRect.x + d + stoneRect.h, stoneRect.y);
-        }
-        g.stroke();
-        g.restore();
-        g.lineWidth = 2;
-        g.strokeStyle = INK.edge;
-        roundRect(g, stoneRect.x, stoneRect.y, stoneRect.w, stoneRect.h, 7);
-        g.stroke();
+        stamp(g, 'card:down', { x: stoneRect.x - 2, y: stoneRect.y - 2, w: stoneRect.w + 4, h: stoneRect.h + 4 }, (s) => faceDownCard(s, stoneRect));
         return;
       }
       const a = { x: stoneRect.x, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
       const b = { x: stoneRect.x + stoneRect.w / 2, y: stoneRect.y, w: stoneRect.w / 2, h: stoneRect.h };
-      stoneTile(g, a, b, card.halves, 1, 12, INK.gold);
-      text(g, `#${card.id + 1}`, rect.x + rect.w / 2, rect.y + 48, 20, INK.gold, 'center');
+      stampStone(g, a, b, card.halves, 1, 12, INK.gold);
+      text(g, `#${card.id + 1}`, rect.x + rect.w / 2, rect.y + STONE_H + 15, 26, INK.gold, 'center');
     }),
   );
 }
 
-function drawExtras(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureOptions): void {
+/** The talismans (a used one in its colour, with the number of the seat that took it) and the supply. */
+function drawExtras(g: Ctx, view: CrystalliaView, L: Layout): void {
   const t0 = L.talisman(0);
-  text(g, 'Talismans', PAD, t0.y, 17, INK.dim);
+  text(g, 'Talismans', PAD, t0.y, T, INK.dim);
   for (let k = 0; k < TALISMANS; k++) {
     const c = L.talisman(k);
     const used = view.talismans.used[k];
     g.beginPath();
-    g.arc(c.x, c.y, 17, 0, Math.PI * 2);
+    g.arc(c.x, c.y, 20, 0, Math.PI * 2);
     if (used) {
       g.fillStyle = VIVID[used.colour];
       g.fill();
       g.lineWidth = 3;
       g.strokeStyle = INK.gold;
       g.stroke();
-      gemPath(g, used.colour, c.x, c.y, 8);
-      g.fillStyle = INK.stone;
-      g.fill();
-      text(g, opts.names[used.player] ?? 'player', c.x, c.y + 29, 14, INK.text, 'center', 74);
+      const seat = view.seats.findIndex((s) => s.player === used.player);
+      text(g, String(seat + 1), c.x, c.y + 1, T, INK.edge, 'center');
     } else {
       g.fillStyle = INK.panel;
       g.fill();
@@ -602,18 +695,18 @@ function drawExtras(g: Ctx, view: CrystalliaView, L: Layout, opts: PictureOption
       g.strokeStyle = INK.dim;
       g.stroke();
       g.setLineDash([]);
-      text(g, 'free', c.x, c.y + 29, 14, INK.dim, 'center');
     }
   }
   const s0 = L.supply('red');
-  text(g, 'Supply', s0.x - 24, s0.y, 17, INK.dim, 'right');
+  text(g, 'Supply', s0.x - 18, s0.y, T, INK.dim, 'right');
   for (const colour of COLOURS) {
     const c = L.supply(colour);
-    gem(g, colour, c.x, c.y, 12);
-    text(g, String(view.supply[colour]), c.x + 16, c.y, 18, view.supply[colour] === 0 ? VIVID.red : INK.text);
+    gem(g, colour, c.x, c.y, 13);
+    text(g, String(view.supply[colour]), c.x + 17, c.y, T, view.supply[colour] === 0 ? VIVID.red : INK.text);
   }
 }
 
+/** A seat: its number, name, state and score on one line; its four platforms under it. */
 function drawSeat(g: Ctx, view: CrystalliaView, L: Layout, k: number, opts: PictureOptions): void {
   const seat = view.seats[k]!;
   const r = L.seat(k);
@@ -626,72 +719,42 @@ function drawSeat(g: Ctx, view: CrystalliaView, L: Layout, k: number, opts: Pict
     g.strokeStyle = INK.gold;
     g.stroke();
   }
-  const name = opts.names[seat.player] ?? 'player';
-  text(g, `${k + 1}. ${name}`, r.x + 12, r.y + 22, 21, INK.text, 'left', INFO_W - 16);
-  text(g, `${seat.score.total} pts`, r.x + 12, r.y + 56, 28, INK.text);
+  const y = r.y + NAME_LINE / 2 + 2;
+  const score = `${seat.score.total} pts`;
+  g.font = font(28);
+  const scoreW = g.measureText(score).width;
+  text(g, score, r.x + r.w - 12, y, 28, INK.text, 'right');
   const place = view.outcome?.places?.[seat.player];
   const status =
     view.phase === 'over'
       ? view.outcome!.winners.includes(seat.player)
         ? '🏆 wins'
-        : `${place ? ordinal(place) : ''}${seat.status === 'forfeited' ? ' · forfeited' : seat.status === 'eliminated' ? ' · out (13)' : ''}`
+        : `${place ? ordinal(place) : ''}${seat.status === 'forfeited' ? ' · forfeited' : seat.status === 'eliminated' ? ' · out' : ''}`
       : seat.status === 'eliminated'
-        ? 'out: 13 of a colour'
+        ? 'out (13)'
         : seat.status === 'forfeited'
-          ? 'autopilot (forfeited)'
+          ? 'autopilot'
           : view.turn?.player === seat.player
             ? view.turn.second
-              ? '▶ to play (2nd turn)'
+              ? '▶ 2nd turn'
               : '▶ to play'
             : view.flip?.waitingFor.includes(seat.player)
-              ? '▶ choosing flips'
+              ? '▶ flips'
               : '';
   const statusColour = seat.status === 'eliminated' || seat.status === 'forfeited' ? OUT_INK : INK.gold;
-  text(g, status, r.x + 12, r.y + 88, 17, statusColour, 'left', INFO_W - 16);
-  // Blacks, supercrystals and talismans taken: the rest of the score, on the last line.
-  let x = r.x + 12;
-  const y = r.y + r.h - 22;
-  if (seat.score.blacks > 0) {
-    g.beginPath();
-    g.arc(x + 9, y, 9, 0, Math.PI * 2);
-    g.fillStyle = INK.black;
-    g.fill();
-    g.lineWidth = 2;
-    g.strokeStyle = INK.dim;
-    g.stroke();
-    text(g, `−${seat.score.blacks}`, x + 22, y, 17, INK.text);
-    x += 58;
-  }
-  if (seat.supercrystals.length) {
-    text(g, '★', x, y, 20, INK.gold);
-    text(g, `+${seat.score.supercrystalPoints}`, x + 22, y, 17, INK.text);
-    x += 60;
-  }
-  for (const colour of seat.talismans) {
-    g.beginPath();
-    g.arc(x + 9, y, 9, 0, Math.PI * 2);
-    g.fillStyle = VIVID[colour];
-    g.fill();
-    g.lineWidth = 2;
-    g.strokeStyle = INK.gold;
-    g.stroke();
-    x += 24;
-  }
-  for (const colour of COLOURS) drawPlatform(g, view, L, k, colour);
+  g.font = font(T);
+  const statusW = status ? g.measureText(status).width : 0;
+  const statusRight = r.x + r.w - 12 - scoreW - 16;
+  if (status) text(g, status, statusRight, y, T, statusColour, 'right');
+  const name = opts.names[seat.player] ?? 'player';
+  text(g, `${k + 1}. ${name}`, r.x + 12, y, 28, INK.text, 'left', statusRight - statusW - 14 - (r.x + 12));
+  for (const colour of COLOURS) drawPlatform(g, view, L, k, colour, toPlay ? INK.panelTurn : INK.panel);
 }
 
-/**
- * One platform: the count in its middle, big; the crystals on its ring of 9 (regular side) or 5
- * (flipped side, dark, "×2" under it); a regular side's four penalty spaces (crystals 10 to 13) in
- * a row under it; its points at the top left, the supercrystal at the top right, the black
- * crystals sitting on it at the bottom right.
- */
-function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour: Colour): void {
-  const seat = view.seats[k]!;
-  const c = L.platform(k, colour);
-  const flipped = seat.flipped?.[colour] ?? false;
-  const secret = seat.flipped === null;
-  const n = seat.crystals[colour];
+const slotRadius = (s: number, flipped: boolean) => (flipped ? 8.5 : s < PLATFORM.regularScoringLimit ? 7 : 6);
+
+/** An empty platform centred on `c`: its disc and rim, and every slot empty. */
+function platformBase(g: Ctx, c: Point, colour: Colour, flipped: boolean): void {
   g.beginPath();
   g.arc(c.x, c.y, PLATFORM_R, 0, Math.PI * 2);
   g.fillStyle = flipped ? INK.flipped : '#3b4252';
@@ -708,32 +771,88 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   }
   const slots = flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt;
   for (let s = 0; s < slots; s++) {
-    const p = L.slot(k, colour, s, flipped);
-    const radius = flipped ? 9.5 : s < PLATFORM.regularScoringLimit ? 8 : 6.5;
+    const o = slotOffset(s, flipped);
     g.beginPath();
-    g.arc(p.x, p.y, radius, 0, Math.PI * 2);
-    if (s < n) {
-      g.fillStyle = VIVID[colour];
-      g.fill();
-      g.lineWidth = 1.5;
-      g.strokeStyle = INK.stone;
-      g.stroke();
-    } else {
-      g.fillStyle = INK.slot;
-      g.fill();
-      g.lineWidth = 1.5;
-      g.strokeStyle = !flipped && s >= PLATFORM.regularScoringLimit ? INK.penaltyEdge : INK.slotEdge;
-      g.stroke();
-    }
+    g.arc(c.x + o.x, c.y + o.y, slotRadius(s, flipped), 0, Math.PI * 2);
+    g.fillStyle = INK.slot;
+    g.fill();
+    g.lineWidth = 1.5;
+    g.strokeStyle = !flipped && s >= PLATFORM.regularScoringLimit ? INK.penaltyEdge : INK.slotEdge;
+    g.stroke();
   }
-  text(g, secret ? '?' : String(n), c.x, c.y + 1, 28, INK.text, 'center');
-  if (flipped) text(g, '×2', c.x, c.y + PENALTY_DY, 17, INK.gold, 'center');
-  const cell = { x: c.x - CELL_W / 2, y: c.y - 60 };
-  const sc = seat.score.colours.find((x) => x.colour === colour)!;
-  if (!secret) text(g, sc.penalty < 0 ? `+${sc.points}−${-sc.penalty}` : `+${sc.points}`, cell.x + 2, cell.y + 12, 17, sc.penalty < 0 ? '#f28b82' : INK.dim);
-  if (seat.supercrystals.includes(colour)) {
+}
+
+/**
+ * Platforms as pixels, drawn once per colour, side, count, panel colour and position within a
+ * pixel (the seats are 130 px apart, so each column's platforms share one), the last 128 kept
+ * (26 KB each): a picture shows 16 platforms of 9-13 slots, which otherwise cost more to draw than
+ * anything else.
+ */
+const SPRITES_KEPT = 128;
+const sprites = new Map<string, { pixels: ImageData; x: number; y: number }>();
+
+function platformSprite(c: Point, colour: Colour, flipped: boolean, n: number, label: string, panel: string): { pixels: ImageData; x: number; y: number } {
+  const left = Math.floor((c.x - PLATFORM_R - 4) * SCALE);
+  const top = Math.floor((c.y - PLATFORM_R - 4) * SCALE);
+  const key = `${colour}:${flipped}:${n}:${label}:${panel}:${((c.x - PLATFORM_R - 4) * SCALE - left).toFixed(3)}:${((c.y - PLATFORM_R - 4) * SCALE - top).toFixed(3)}`;
+  const hit = sprites.get(key);
+  if (hit) return { ...hit, x: left, y: top };
+  const w = Math.ceil((c.x + PLATFORM_R + 4) * SCALE) - left;
+  const h = Math.ceil((c.y + PENALTY_DY + 8) * SCALE) - top;
+  const canvas = createCanvas(w, h);
+  const g = canvas.getContext('2d');
+  g.fillStyle = panel;
+  g.fillRect(0, 0, w, h);
+  g.setTransform(SCALE, 0, 0, SCALE, -left, -top);
+  platformFace(g, c, colour, flipped, n, label);
+  const made = { pixels: new ImageData(new Uint8ClampedArray(canvas.data()), w, h), x: left, y: top };
+  sprites.set(key, made);
+  if (sprites.size > SPRITES_KEPT) sprites.delete(sprites.keys().next().value!);
+  return made;
+}
+
+/** A platform holding `n` crystals: the empty platform, its first `n` slots filled, `label` (the count) in its middle. */
+function platformFace(g: Ctx, c: Point, colour: Colour, flipped: boolean, n: number, label: string): void {
+  platformBase(g, c, colour, flipped);
+  for (let s = 0; s < n && s < (flipped ? PLATFORM.advancedSpaces : PLATFORM.loseAt); s++) {
+    const o = slotOffset(s, flipped);
     g.beginPath();
-    gemPath(g, 'yellow', cell.x + CELL_W - 15, cell.y + 13, 13);
+    g.arc(c.x + o.x, c.y + o.y, slotRadius(s, flipped), 0, Math.PI * 2);
+    g.fillStyle = VIVID[colour];
+    g.fill();
+    g.lineWidth = 1.5;
+    g.strokeStyle = INK.stone;
+    g.stroke();
+  }
+  text(g, label, c.x, c.y + 1, 28, INK.text, 'center');
+}
+
+/**
+ * One platform: the count in its middle, big; the crystals on its ring of 9 (regular side) or 5
+ * (flipped side, dark); a regular side's four penalty spaces (crystals 10 to 13) in a row under
+ * it. Beside it: its points, "×2" on the flipped side, the supercrystal, the black crystals on it.
+ */
+function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour: Colour, panel: string): void {
+  const seat = view.seats[k]!;
+  const c = L.platform(k, colour);
+  const flipped = seat.flipped?.[colour] ?? false;
+  const secret = seat.flipped === null;
+  const n = seat.crystals[colour];
+  const label = secret ? '?' : String(n);
+  if (recorded) platformFace(g, c, colour, flipped, n, label);
+  else {
+    const sprite = platformSprite(c, colour, flipped, n, label, panel);
+    g.putImageData(sprite.pixels, sprite.x, sprite.y);
+  }
+  // The column beside the platform: points, ×2 or the supercrystal, the black crystals.
+  const x = c.x + PLATFORM_R + 8;
+  const sc = seat.score.colours.find((s) => s.colour === colour)!;
+  if (!secret) text(g, sc.penalty < 0 ? `+${sc.points}−${-sc.penalty}` : `+${sc.points}`, x, c.y - 26, T, sc.penalty < 0 ? OUT_INK : INK.dim, 'left', CELL_W - (x - (c.x - PLATFORM_R - 8)) - 2);
+  if (flipped) text(g, '×2', x, c.y + 4, T, INK.gold);
+  if (seat.supercrystals.includes(colour)) {
+    const sx = x + (flipped ? 50 : 14);
+    g.beginPath();
+    gemPath(g, 'yellow', sx, c.y + 2, 14);
     g.fillStyle = VIVID[colour];
     g.fill();
     g.lineWidth = 2;
@@ -743,32 +862,89 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   const blacks = seat.blacks[colour];
   if (blacks > 0) {
     g.beginPath();
-    g.arc(cell.x + CELL_W - 14, c.y + 44, 11, 0, Math.PI * 2);
+    g.arc(x + 14, c.y + 34, 14, 0, Math.PI * 2);
     g.fillStyle = INK.black;
     g.fill();
     g.lineWidth = 2;
     g.strokeStyle = INK.dim;
     g.stroke();
-    text(g, String(blacks), cell.x + CELL_W - 14, c.y + 45, 14, INK.text, 'center');
+    text(g, String(blacks), x + 14, c.y + 35, T, INK.text, 'center');
   }
+}
+
+/**
+ * What never changes during a game, drawn once per board and kept as pixels: the background down
+ * to the legend's end, the printed board and the legend (`putImageData` copies it in, a third of
+ * the picture, instead of drawing its 54 squares, their symbols and 20 texts again).
+ */
+const LAYERS_KEPT = 16;
+const layers = new Map<string, ImageData>();
+
+function printedLayer(squares: readonly SquareKind[], L: Layout): ImageData {
+  const key = squares.join(',');
+  const hit = layers.get(key);
+  if (hit) {
+    layers.delete(key);
+    layers.set(key, hit);
+    return hit;
+  }
+  const height = Math.ceil((L.board.y + L.board.h + 4 + LEGEND) * SCALE);
+  const canvas = createCanvas(WIDTH, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = INK.background;
+  g.fillRect(0, 0, WIDTH, height);
+  g.scale(SCALE, SCALE);
+  drawPrintedBoard(g, squares, L);
+  drawLegend(g, L);
+  const layer = new ImageData(new Uint8ClampedArray(canvas.data()), WIDTH, height);
+  layers.set(key, layer);
+  if (layers.size > LAYERS_KEPT) layers.delete(layers.keys().next().value!);
+  return layer;
+}
+
+/** Draws the picture of `view` on a canvas (design units, scaled to WIDTH pixels); `renderPicture` encodes it (the bench times the two apart). */
+export function drawPicture(view: CrystalliaView, opts: PictureOptions) {
+  registerFonts();
+  const L = designLayout(view.seats.length);
+  const canvas = createCanvas(WIDTH, Math.ceil(L.height * SCALE));
+  const g = canvas.getContext('2d');
+  const layer = recorded ? null : printedLayer(view.board.squares, L);
+  g.fillStyle = INK.background;
+  g.fillRect(0, layer ? layer.height : 0, canvas.width, canvas.height);
+  if (layer) g.putImageData(layer, 0, 0);
+  g.scale(SCALE, SCALE);
+  if (!layer) {
+    // textLayout: draw the printed board and legend too, so their texts are recorded.
+    drawPrintedBoard(g, view.board.squares, L);
+    drawLegend(g, L);
+  }
+  drawHeader(g, view, opts);
+  drawStones(g, view, L);
+  if (view.phase === 'over') drawFinalScores(g, view, L, opts);
+  else drawPyramid(g, view, L, opts.faceDown ?? []);
+  drawExtras(g, view, L);
+  view.seats.forEach((_, k) => drawSeat(g, view, L, k, opts));
+  return canvas;
 }
 
 /** Draws the picture of `view` and encodes it as PNG (png.ts: faster than Skia's encoder for this picture). */
 export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffer {
-  registerFonts();
-  const L = layout(view.seats.length);
-  const canvas = createCanvas(L.width, L.height);
-  const g = canvas.getContext('2d');
-  g.fillStyle = INK.background;
-  g.fillRect(0, 0, L.width, L.height);
-  drawHeader(g, view, opts);
-  drawBoard(g, view, L);
-  drawLegend(g, L);
-  if (view.phase === 'over') drawFinalScores(g, view, L, opts);
-  else drawPyramid(g, view, L, opts.faceDown ?? []);
-  drawExtras(g, view, L, opts);
-  view.seats.forEach((_, k) => drawSeat(g, view, L, k, opts));
-  return encodePng(L.width, L.height, canvas.data());
+  const canvas = drawPicture(view, opts);
+  return encodePng(canvas.width, canvas.height, canvas.data());
+}
+
+/**
+ * Every text the picture of `view` draws, with its size in pixels of the picture, and the
+ * picture's width: shown `PHONE_WIDTH` px wide, a text of `px` reads `px * PHONE_WIDTH / width` px.
+ */
+export function textLayout(view: CrystalliaView, opts: PictureOptions): { width: number; texts: Array<{ text: string; px: number }> } {
+  recorded = [];
+  try {
+    drawPicture(view, opts);
+    return { width: WIDTH, texts: recorded.map((t) => ({ text: t.text, px: t.px * SCALE })) };
+  } finally {
+    recorded = null;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,8 +14,10 @@ import {
   rotateTargetsPanel,
   squarePanel,
   takePanel,
+  type PanelFile,
   type PanelMeta,
 } from './turn.ts';
+import { boardPicture } from './present.ts';
 
 /**
  * Crystallia's buttons and menus (ids.ts). The platform has checked the seat, the game, the turn
@@ -52,14 +54,22 @@ function numberPicked(ctx: Ctx, max: number): number {
   return Number(v);
 }
 
-/** Previews `moves` and shows the next panel (the next step of the turn, or the whole turn's preview). */
+/** The public board's picture at this version (the board's own, from its cache when drawn already). */
+async function boardFile(ctx: Ctx): Promise<PanelFile> {
+  return boardPicture(ctx.snapshot.view(null), { gameId: ctx.game.id, version: ctx.version, names: await names(ctx) });
+}
+
+/** Previews `moves` and shows the next panel (the next step of the turn, or the whole turn's preview; the first step with the board's picture). */
 async function advance(ctx: Ctx, moves: CrystalliaMove[], how: 'reply' | 'update'): Promise<void> {
   const after = moves.length ? await ctx.preview(moves) : { view: ctx.view, legal: ctx.legal };
-  const payload = nextPanel({ before: ctx.view, me: ctx.userId, meta: meta(ctx), moves, after, names: await names(ctx) });
+  const board = moves.length ? undefined : await boardFile(ctx);
+  const payload = nextPanel({ before: ctx.view, me: ctx.userId, meta: meta(ctx), moves, after, names: await names(ctx), ...(board ? { board } : {}) });
   await (how === 'reply' ? ctx.reply(payload) : ctx.update(payload));
 }
 
 const play: Route = {
+  // In a board mover's turn DM, Play here opens this step at once (one tap).
+  opensTurn: true,
   async handle(ctx) {
     requirePlay(ctx);
     await advance(ctx, [], 'reply');
@@ -81,14 +91,14 @@ const stone: Route = {
     if (!ctx.legal.some((m) => m.type === 'place' && m.stone === id)) {
       throw new UserError('crystallia/stone-unavailable', `Stone #${id + 1} cannot be taken now. Click **Take your turn** on the board for the stones you may take.`);
     }
-    await ctx.update(squarePanel(ctx.view, ctx.legal, meta(ctx), id, null));
+    await ctx.update(squarePanel(ctx.view, ctx.legal, meta(ctx), id, null, await boardFile(ctx)));
   },
 };
 
 const sq: Route = {
   async handle(ctx, [id]) {
     requirePlay(ctx);
-    await ctx.update(squarePanel(ctx.view, ctx.legal, meta(ctx), id as number, numberPicked(ctx, 53)));
+    await ctx.update(squarePanel(ctx.view, ctx.legal, meta(ctx), id as number, numberPicked(ctx, 53), await boardFile(ctx)));
   },
 };
 

@@ -22,6 +22,9 @@ export interface PanelMeta {
   version: number;
 }
 
+/** A picture attached to a panel (the board as it is now, on the steps that choose where to play). */
+export type PanelFile = NonNullable<MessagePayload['files']>[number];
+
 type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
 const id = (meta: PanelMeta, action: Parameters<typeof ids.make>[0], ...args: Array<string | number>) => ids.make(action, meta.gameId, meta.version, ...args);
 
@@ -150,8 +153,11 @@ function places(legal: readonly CrystalliaMove[]): Extract<CrystalliaMove, { typ
   return legal.filter((m): m is Extract<CrystalliaMove, { type: 'place' }> => m.type === 'place');
 }
 
-/** The start of a turn: a stone (or, when none fits anywhere, the one to give up), or a talisman. */
-export function takePanel(view: CrystalliaView, legal: readonly CrystalliaMove[], meta: PanelMeta): MessagePayload {
+/**
+ * The start of a turn: a stone (or, when none fits anywhere, the one to give up), or a talisman;
+ * with `board`, the board's picture as it is now, so a player in their DMs sees what they choose from.
+ */
+export function takePanel(view: CrystalliaView, legal: readonly CrystalliaMove[], meta: PanelMeta, board?: PanelFile): MessagePayload {
   const t = view.turn!;
   const placed = places(legal);
   const discards = legal.filter((m) => m.type === 'discard').map((m) => (m as { stone: number }).stone);
@@ -176,7 +182,7 @@ export function takePanel(view: CrystalliaView, legal: readonly CrystalliaMove[]
   } else if (!t.second && view.talismans.left > 0 && view.talismans.colours.length > 0) {
     lines.push('No talisman this turn: the turn just before yours used one.');
   }
-  return { content: lines.join('\n'), components: rows, files: [], allowed_mentions: { parse: [] } };
+  return { content: lines.join('\n'), components: rows, files: board ? [board] : [], allowed_mentions: { parse: [] } };
 }
 
 /** The placements of one stone: legal pairs of squares, by first square and direction (a double's two spellings are one placement). */
@@ -199,11 +205,11 @@ function placementsOf(view: CrystalliaView, legal: readonly CrystalliaMove[], st
   return out;
 }
 
-/** Where the chosen stone goes: its first square (three menus by rows), then the direction of its second half. */
-export function squarePanel(view: CrystalliaView, legal: readonly CrystalliaMove[], meta: PanelMeta, stone: number, chosen: number | null): MessagePayload {
+/** Where the chosen stone goes: its first square (three menus by rows), then the direction of its second half; with `board`, the board's picture. */
+export function squarePanel(view: CrystalliaView, legal: readonly CrystalliaMove[], meta: PanelMeta, stone: number, chosen: number | null, board?: PanelFile): MessagePayload {
   const halves = halvesOf(view, stone);
   const where = placementsOf(view, legal, stone);
-  if (!halves || where.size === 0) return takePanel(view, legal, meta);
+  if (!halves || where.size === 0) return takePanel(view, legal, meta, board);
   const name = stoneLabel(stone, halves);
   const rows: Row[] = [];
   for (let k = 0; k < ROW_GROUPS.length; k++) {
@@ -229,7 +235,7 @@ export function squarePanel(view: CrystalliaView, legal: readonly CrystalliaMove
   }
   buttons.push(startOver(meta));
   rows.push(row(...buttons));
-  return { content: lines.join('\n'), components: rows, files: [], allowed_mentions: { parse: [] } };
+  return { content: lines.join('\n'), components: rows, files: board ? [board] : [], allowed_mentions: { parse: [] } };
 }
 
 /** The move that `square` + `dir` stands for among the legal placements of `stone`, in the engine's spelling. */
@@ -350,14 +356,17 @@ export function nextPanel(input: {
   moves: readonly CrystalliaMove[];
   after: { view: CrystalliaView; legal: readonly CrystalliaMove[] };
   names: Record<string, string>;
+  /** The board's picture as it is now, shown on the first step (no move chosen yet). */
+  board?: PanelFile;
 }): MessagePayload {
-  const { before, me, meta, moves, after, names } = input;
+  const { before, me, meta, moves, after, names, board } = input;
   const chain = encodeChain(moves);
   const t = after.view.turn;
   const going = after.view.phase === 'play' && t !== null && t.player === me && t.number === before.turn?.number;
   if (going && t.step === 'ability') return abilityPanel(after.view, after.legal, meta, chain);
   if (going && t.step === 'isolate') return isolatePanel(after.view, after.legal, meta, chain);
-  if (going || moves.length === 0) return takePanel(after.view, after.legal, meta);
+  if (moves.length === 0) return takePanel(after.view, after.legal, meta, board);
+  if (going) return takePanel(after.view, after.legal, meta);
   return previewPanel(before, after.view, me, meta, chain, names);
 }
 

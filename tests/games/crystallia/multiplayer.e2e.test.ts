@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, EPHEMERAL, expectRefused, startHarness, text, type Harness } from '../../helpers/harness.ts';
+import { crystallia, neighbour, squareName, type CrystalliaMove } from '../../../src/games/crystallia/engine/index.ts';
+import { games } from '../../../src/games/index.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { verifyGame } from '../../../src/services/replay.ts';
 import { boardMessage, lcg, load, playTurn, selects, whoseTurn } from './driver.ts';
 
 /**
@@ -206,5 +210,48 @@ describe('refusals: each an ephemeral message that says what to do, and nothing 
     expect((await load(h, gameId)).game.version).toBe(v1);
     // Refusals and panels are ephemeral: the channel holds no new message but for the board edits.
     expect((await h.api.messages(CHANNEL, 'moderator')).messages.length).toBe(count);
+  }, 120_000);
+});
+
+describe('a double typed either way (issue 24)', () => {
+  it('`/crystallia place ... dir:left` (or up) for a double previews and stores the placement the board would send, and the game replays to its stored state', async () => {
+    const gameId = await startTwoPlayer('carol', 'dave');
+    const r = lcg(24);
+    // Play on until the player to move may place a double.
+    let found: { who: string; move: Extract<CrystalliaMove, { type: 'place' }> } | null = null;
+    for (let k = 0; !found; k++) {
+      expect(k).toBeLessThan(12);
+      const { state } = await load(h, gameId);
+      const who = (await whoseTurn(h, gameId))!;
+      const listed = crystallia.legalMoves(state, state.turn!.player).filter((m): m is Extract<CrystalliaMove, { type: 'place' }> => m.type === 'place' && state.stones[m.stone]![0] === state.stones[m.stone]![1]);
+      if (listed.length) found = { who, move: listed[Math.floor(r() * listed.length)]! };
+      else await playTurn(h, CHANNEL, gameId, who, r);
+    }
+    const { who, move } = found;
+    const other = neighbour(move.square, move.dir);
+    const typedDir = move.dir === 'right' ? 'left' : 'up';
+    const v0 = (await load(h, gameId)).game.version;
+    const typed = await h.api.command({ user: who, channel: CHANNEL, name: 'crystallia', options: { subcommand: 'place', stone: move.stone + 1, at: squareName(other), dir: typedDir, game: gameId } });
+    let panel = typed.response!.message!;
+    expect(panel.flags).toBe(EPHEMERAL);
+    for (let k = 0; !buttons(panel).some((b) => b.label === 'Confirm'); k++) {
+      expect(k).toBeLessThan(5);
+      const next = buttons(panel).find((b) => b.custom_id?.startsWith('cr:skip') || b.custom_id?.startsWith('cr:iso'))!;
+      panel = (await h.api.click(who, panel.id, next.custom_id!)).response!.message!;
+    }
+    // The preview names the squares first half first: the left (or upper) one.
+    expect(panel.content).toContain(`on ${squareName(move.square)}–${squareName(other)}`);
+    await h.api.click(who, panel.id, buttons(panel).find((b) => b.label === 'Confirm')!.custom_id!);
+    await h.settle();
+    expect((await load(h, gameId)).game.version).toBeGreaterThan(v0);
+    // The log holds the listed spelling, as a click on the board would have stored it.
+    const log = await h.db.prisma.move.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
+    const placed = log.map((m) => m.entry as { type: string; move?: CrystalliaMove }).filter((e) => e.move?.type === 'place').at(-1)!.move;
+    expect(placed).toEqual(move);
+    const { state } = await load(h, gameId);
+    expect(state.positions[move.stone]).toEqual([move.square, other]);
+    // Replaying the stored log gives the stored state.
+    const report = await verifyGame({ db: h.db.prisma, clock: h.clock, log: silentLogger, games }, gameId);
+    expect(report.stateOk).toBe(true);
   }, 120_000);
 });

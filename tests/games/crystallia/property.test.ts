@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildGrid, longestRun } from '../../../src/games/crystallia/engine/board.ts';
 import {
+  canonicalMove,
   COLOURS,
   crystallia,
+  neighbour,
   replay,
   scoreBreakdown,
   stateSchema,
@@ -134,4 +136,49 @@ describe('Crystallia random games through legalMoves', () => {
     );
     expect(reasons.has('pyramid-empty')).toBe(true);
   });
+});
+
+describe('a double written either way (issue 24)', () => {
+  const DIRS = { right: 'left', down: 'up' } as const;
+  it('over random positions, every listed placement of a double and its other spelling give the same state, and only one spelling is listed', () => {
+    let doublesChecked = 0;
+    let wildsChecked = 0;
+    fc.assert(
+      fc.property(seedArb, fc.integer({ min: 2, max: 4 }), fc.integer({ min: 0, max: 120 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), (seed, n, stop, picks) => {
+        const players = Array.from({ length: n }, (_, i) => `seat${i}`);
+        let s = crystallia.setup({ seed, players, options: { advanced: false } });
+        // A random position: random legal moves, then the next start of a turn from `stop` steps on.
+        for (let step = 0; !s.outcome && (step < stop || s.turn?.step !== 'take'); step++) {
+          const actor = crystallia.awaiting(s)[0]!;
+          const moves = crystallia.legalMoves(s, actor);
+          s = crystallia.apply(s, actor, moves[(picks[step % 64]! + step) % moves.length]!);
+        }
+        if (s.outcome) return;
+        const actor = s.turn!.player;
+        const listed = crystallia.legalMoves(s, actor).filter((m) => m.type === 'place');
+        for (const m of listed) {
+          if (m.type !== 'place') continue;
+          const [a, b] = s.stones[m.stone]!;
+          if (a !== b) continue;
+          // legalMoves lists a double only going right or down.
+          expect(m.dir === 'right' || m.dir === 'down').toBe(true);
+          const other = neighbour(m.square, m.dir);
+          const spelled = { type: 'place' as const, stone: m.stone, square: other, dir: DIRS[m.dir as 'right' | 'down'] };
+          expect(listed.some((x) => x.type === 'place' && x.stone === spelled.stone && x.square === spelled.square && x.dir === spelled.dir)).toBe(false);
+          expect(canonicalMove(s, spelled)).toEqual(m);
+          const one = crystallia.apply(s, actor, m);
+          const two = crystallia.apply(s, actor, spelled);
+          expect(two).toEqual(one);
+          // The first half is on the left or upper square.
+          expect(one.positions[m.stone]).toEqual([Math.min(m.square, other), Math.max(m.square, other)]);
+          doublesChecked++;
+          if (a === 'yellow') wildsChecked++;
+        }
+      }),
+      { numRuns: 60, seed: 20261127 },
+    );
+    expect(doublesChecked).toBeGreaterThan(100);
+    expect(wildsChecked).toBeGreaterThan(10);
+  });
+
 });

@@ -172,7 +172,8 @@ function apply(state: CrystalliaState, actor: PlayerId, move: CrystalliaMove): C
   s.turn!.steps += 1;
   switch (m.type) {
     case 'place':
-      return doPlace(s, m);
+      // A double written either way is one placement (RULINGS): its first half goes on the left or upper square.
+      return doPlace(s, canonicalMove(state, m) as typeof m);
     case 'talisman':
       return doTalisman(s, m.colour);
     case 'discard':
@@ -202,8 +203,8 @@ function popcount(x: number): number {
 
 /**
  * Every move `player` may make now, each distinct move once: placements of every available stone
- * that fits (a stone with two equal halves only `right` and `down`; apply also takes the
- * equivalent `left`/`up` spelling, see `canonicalMove`), then talismans, or, when no available
+ * that fits (a stone with two equal halves only `right` and `down`; apply also takes the other
+ * spelling, `left`/`up` from the other square, and plays it as this one: see `canonicalMove`), then talismans, or, when no available
  * stone fits anywhere, a discard of each available stone; every legal Move and Rotate of the
  * pending abilities and `skip-ability`; the isolation colours; the 16 flip choices.
  */
@@ -239,7 +240,10 @@ function legalMoves(state: CrystalliaState, player: PlayerId): CrystalliaMove[] 
 /**
  * The one spelling `legalMoves` uses for a move: a placement of a stone with equal halves going
  * `left` or `up` becomes the same placement going `right` or `down` from the other square; flips
- * are listed in colour order. Other moves are returned as they are.
+ * are listed in colour order. Other moves are returned as they are. `apply` plays a placement in
+ * this spelling (RULINGS: a double's first half is the upper square of a vertical placement and
+ * the left square of a horizontal one, whichever way it is written), so both spellings give one
+ * state: the same positions, and crystals paid in the same order.
  */
 export function canonicalMove(state: CrystalliaState, move: CrystalliaMove): CrystalliaMove {
   if (move.type === 'flip') return { type: 'flip', platforms: COLOURS.filter((c) => move.platforms.includes(c)) };
@@ -321,7 +325,10 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  *
  * A turn (steps, so a phone player taps a few times; each step is one move)
  * - `take`: `place` an available stone (`square` holds its first half, `dir` points to its second)
- *   on two empty squares; or `talisman`; or, only when no available stone fits anywhere, `discard`
+ *   on two empty squares. A double (two equal halves) written going `left` or `up` is the same
+ *   placement as going `right` or `down` from the other square, and is played as that one: its
+ *   first half is always the left square of a horizontal placement and the upper square of a
+ *   vertical one (RULINGS), which decides the order its crystals are paid in; or `talisman`; or, only when no available stone fits anywhere, `discard`
  *   one of them: it leaves the game, nothing is gained and the turn ends. A player must take a
  *   stone that fits if any does, but may always use a talisman instead when talismans allow.
  *   "Fits" ignores abilities.
@@ -404,8 +411,9 @@ function view(state: CrystalliaState, viewer: PlayerId | null): CrystalliaView {
  * - A player out with 13 is refused with `out`; outcome scores are everyone's current scores,
  *   out seats included.
  * - Legal moves list each distinct move once; apply also accepts a stone with equal halves going
- *   `left`/`up` and flips in any order (`canonicalMove` gives the listed spelling). Duplicate
- *   colours in a flip are a bad move.
+ *   `left`/`up` (played as the listed spelling, so either spelling gives the same state) and flips
+ *   in any order (`canonicalMove` gives the listed spelling). Duplicate colours in a flip are a
+ *   bad move.
  * - Checks run in this order, so each refusal has one code: game-over, not-a-player, bad-move;
  *   flip-first / already-chosen during the flip step; out, not-your-turn, wrong-step; then the
  *   move's own rules: place: not-available (also for a covered card, before anything that would
