@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { ButtonStyle, ComponentType } from 'discord.js';
+import { withForfeit } from './chrome.ts';
 import { customId } from './custom-id.ts';
 import { durationText } from '../services/settings.ts';
 import { mention, messageUrl, ts } from './format.ts';
@@ -55,8 +56,11 @@ export function boardMeta(game: GameInfo, names: Record<string, string>, autopil
 
 /** The public board of a game, rendered from the spectator view (never raw state). */
 export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<string, string>, extra: Partial<BoardMeta> = {}): MessagePayload {
-  const payload = games.require(snap.game.kind).present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), ...extra });
-  return withClockControls(payload, snap);
+  const module = games.require(snap.game.kind);
+  const payload = module.present.board(snap.view(null), { ...boardMeta(snap.game, names, snap.autopilot), ...extra });
+  // Every running game's board offers Forfeit (a game whose board forgot it gets the platform's), unless the game forfeits by command only.
+  const withResign = snap.game.status === 'active' && module.boardForfeit !== false ? withForfeit(payload, { gameId: snap.game.id, version: snap.game.version }) : payload;
+  return withClockControls(withResign, snap);
 }
 
 /**

@@ -289,6 +289,11 @@ export interface GameModule<View = unknown, Move = unknown> extends GameDefiniti
   present: GamePresenter<View>;
   ids: GameIds;
   routes: Record<string, RouteDef<View, Move>>;
+  /**
+   * False: the board has no Forfeit button (the game forfeits by `/<game> forfeit` only). Otherwise
+   * a running game's board that lacks the platform's `g:resign` button gets one (src/bot/chrome.ts).
+   */
+  boardForfeit?: false;
   /** Its board shows when its own timers fall due (BoardMeta.timers): read for such games only. */
   boardTimers?: boolean;
   /** A short "How to play", shown by `/<game> help` and linked from the board. */

@@ -4,3 +4,4 @@ export * from './rng.ts';
 export * from './checks.ts';
 export * from './autopilot.ts';
 export * from './replay.ts';
+export * from './two-player.ts';

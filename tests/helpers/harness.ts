@@ -38,6 +38,9 @@ export async function startHarness(
     restVia?: (emulatorUrl: string) => Promise<string>;
     /** Registers the slash commands through the same route as the bot's requests. */
     deployVia?: boolean;
+    /** Other games and commands than Stonehall's (tests/fixtures/registry.ts adds the fixture game Nim). */
+    games?: typeof games;
+    commands?: typeof commands;
   } = {},
 ): Promise<Harness> {
   const db = await createTestDatabase();
@@ -47,11 +50,12 @@ export async function startHarness(
   // that load is not what these tests are about (the bench measures latency).
   const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
   const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
-  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase });
+  const body = opts.commands ? Object.values(opts.commands).map((c) => c.data.toJSON()) : undefined;
+  await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase, ...(body ? { body } : {}) });
   const bot = await startBot({
     ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, ...(opts.seeds ? { seeds: opts.seeds } : {}) },
-    games,
-    commands,
+    games: opts.games ?? games,
+    commands: opts.commands ?? commands,
     token: emulator.botToken,
     apiBase,
     ticks: false,

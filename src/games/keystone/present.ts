@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
   type APISelectMenuOption,
 } from 'discord.js';
-import { customId } from '../../bot/custom-id.ts';
+import { boardLinkButton as linkButton, deadlineLine, forfeitButton } from '../../bot/chrome.ts';
 import { COLOURS as EMBED_COLOURS, mention, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
@@ -59,7 +59,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const row = (components: APIComponentInMessageActionRow[]): Row => ({ type: ComponentType.ActionRow, components });
 const button = (custom_id: string, label: string, style: ButtonStyle, extra: Partial<APIButtonComponent> = {}): APIButtonComponent =>
   ({ type: ComponentType.Button, style, custom_id, label, ...extra }) as APIButtonComponent;
-const linkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' });
 
 /** What a card face shows (a view's card, or the card data). */
 type Face = { god: true } | { god: false; colour: Colour; number: number };
@@ -215,7 +214,7 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
   } else {
     desc.push(`**Game ${view.game} of ${GAMES} · trick ${view.trick} of ${TRICKS}**`, ...trickLines(view));
     const deadline = view.turn ? meta.deadlines[view.turn] : null;
-    if (deadline) desc.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}), then the autopilot plays ${mention(view.turn!)}’s seat for the rest of the match.`);
+    if (deadline) desc.push(deadlineLine(deadline, `, then the autopilot plays ${mention(view.turn!)}’s seat for the rest of the match.`));
     if (view.phase === 'play' && view.lastTrick) desc.push(`**Last trick (${view.lastTrick.trick}):** ${playedText(view.lastTrick.cards)} → won by ${mention(view.lastTrick.winner)}`);
     if (view.gameScores.length) {
       desc.push(`**After game 1:** ${view.seats.map((s) => `${mention(s.player)} ${signed(view.gameScores[0]![s.player] ?? 0)}`).join(' · ')}`);
@@ -246,7 +245,7 @@ function board(view: KeystoneView, meta: BoardMeta, compact = false): MessagePay
     const g = meta.gameId;
     const buttons: APIButtonComponent[] = [button(ids.make('hand', g, meta.version), 'My hand', ButtonStyle.Primary, { emoji: { name: '🃏' } })];
     if (view.phase === 'place') buttons.push(button(ids.make('place', g, meta.version), 'Place won cards…', ButtonStyle.Success, { emoji: { name: '📥' } }));
-    buttons.push(button(customId('g:resign', g, meta.version), 'Forfeit…', ButtonStyle.Secondary));
+    buttons.push(forfeitButton({ gameId: g, version: meta.version }));
     components.push(row(buttons));
   }
   return { content: '', embeds: [embed], components, allowed_mentions: { parse: [] } };

@@ -1,8 +1,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import { customId } from '../../bot/custom-id.ts';
-import { COLOURS, mention, outcomeText, plain, ts } from '../../bot/format.ts';
-import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
-import type { Notification } from '../../services/notifications.ts';
+import { boardColour, deadlineLine, fairDiceField, forfeitButton, resultText, turnNotifications, type Row } from '../../bot/chrome.ts';
+import { mention, plain } from '../../bot/format.ts';
+import type { BoardMeta, GamePresenter, MessagePayload } from '../../bot/game-module.ts';
 import { DIE_INFO } from './engine/dice.ts';
 import type { KnucklebonesView } from './engine/index.ts';
 import { ids } from './ids.ts';
@@ -93,14 +92,9 @@ function turnState(view: KnucklebonesView): { what: string; todo: string } {
   return { what: `you rolled ${die(roll)}.`, todo: 'Place it' };
 }
 
-/** How the game ended, then the score with names (src/bot/format.ts, as the result message). */
-function resultText(o: { winners: string[]; reason: string; forfeited?: string }, scores: Record<string, number>, timedOut = false): string {
-  return outcomeText(o, { scores, timedOut: timedOut && o.forfeited ? [o.forfeited] : [] });
-}
-
+/** How the game ended, then the score with names (src/bot/chrome.ts, as the result message). */
 function resultLine(view: KnucklebonesView, timedOut: string[] = []): string {
-  const o = view.outcome!;
-  return resultText(o, view.scores, o.forfeited !== undefined && timedOut.includes(o.forfeited));
+  return resultText(view.outcome!, view.scores, timedOut);
 }
 
 function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
@@ -110,7 +104,7 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
   if (view.turn && view.roll !== null) {
     const deadline = meta.deadlines[view.turn];
     lines.push(turnLine(view));
-    if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}); a player who has not moved by then loses the game.`);
+    if (deadline) lines.push(deadlineLine(deadline));
   } else if (view.outcome) {
     lines.push(resultLine(view, meta.timedOut));
   }
@@ -120,18 +114,12 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
     inline: true,
   }));
   if (view.dice || meta.cycle) fields.push({ name: 'Dice items used (each once per game)', value: diceLine(view, name), inline: false });
-  fields.push({
-    name: 'Fair dice',
-    value: meta.seed
-      ? `Seed: \`${meta.seed}\`\nCommitment: \`${meta.seedCommitment}\`\nCheck every roll: \`/stonehall verify game:${meta.gameId}\`.`
-      : `Commitment (SHA-256 of the secret seed): \`${meta.seedCommitment}\`\nThe seed is revealed when the game ends.`,
-    inline: false,
-  });
+  fields.push(fairDiceField(meta));
   const over = view.outcome !== null;
   const embed: APIEmbed = {
     title: `Knucklebones #${meta.gameId}`,
     description: lines.join('\n'),
-    color: over ? (view.outcome!.winners.length === 0 ? COLOURS.draw : view.outcome!.reason === 'forfeit' ? COLOURS.forfeit : COLOURS.won) : COLOURS.active,
+    color: boardColour(view.outcome),
     fields,
     footer: { text: over ? 'Game over' : `Turn ${view.turnNumber + 1} · columns are counted left to right` },
   };
@@ -141,37 +129,23 @@ function board(view: KnucklebonesView, meta: BoardMeta): MessagePayload {
   if (!over) {
     components.push({
       type: ComponentType.ActionRow,
-      components: [...dieButton(view, meta), { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:resign', meta.gameId, meta.version), label: 'Forfeit…' }],
+      components: [...dieButton(view, meta), forfeitButton(meta)],
     });
   }
   return { content: '', embeds: [embed], components, allowed_mentions: { parse: [] } };
 }
 
-function linkRow(url: string | null): APIActionRowComponent<APIButtonComponent>[] {
-  return url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [];
-}
-
-function notification(n: Notification, meta: NotificationMeta): MessagePayload {
-  const title = `**Knucklebones #${n.gameId}**`;
-  if (n.type === 'turn' || n.type === 'reminder') {
-    const view = n.view as KnucklebonesView;
-    const opp = view.players.find((p) => p !== view.turn) ?? '';
-    const opening = n.type === 'turn' ? `🎲 Your turn in ${title} against ${plain(meta.names[opp] ?? 'your opponent')}` : `⏰ Reminder: your turn in ${title} ends ${ts(n.deadlineAt, 'R')}`;
-    // What the turn is at now: the same words as the buttons below (a die item may be in play).
-    const { what, todo } = turnState(view);
-    const content = `${opening}: ${what}\n${todo} before ${ts(n.deadlineAt, 'f')} (${ts(n.deadlineAt, 'R')}), or you lose the game.${
-      meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''
-    }`;
-    const buttonMeta = { gameId: n.gameId, version: meta.version, cycle: meta.cycle };
-    const rows = meta.active ? [columnButtons(view, buttonMeta)].filter((r) => r !== null) : [];
-    const dice = meta.active ? dieButton(view, buttonMeta) : [];
+/** The DMs: the platform words them (src/bot/chrome.ts); the game says the turn and offers its buttons. */
+const notification = turnNotifications<KnucklebonesView>('Knucklebones', {
+  // What the turn is at now: the same words as the buttons below (a die item may be in play).
+  turn: turnState,
+  buttons(view, meta) {
+    const rows: Row[] = [columnButtons(view, meta)].filter((r) => r !== null);
+    const dice = dieButton(view, meta);
     if (dice.length) rows.push({ type: ComponentType.ActionRow, components: dice });
-    return { content, components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
-  }
-  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
-  const text = `${title} is over. ${resultText(n, n.scores ?? {}, n.forfeited !== undefined && (n.timedOut ?? []).includes(n.forfeited))}`;
-  return { content: `${text}${meta.boardUrl ? `\nBoard: ${meta.boardUrl}` : ''}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
-}
+    return rows;
+  },
+});
 
 function summary(view: KnucklebonesView, viewer: string, meta: { gameId: number; names: Record<string, string> }): string {
   const opp = view.players.find((p) => p !== viewer) ?? view.players[1];

@@ -43,6 +43,8 @@ export const krellstones: GameModule<KrellstonesView, KrellstonesMove> = {
   present,
   // The board says when the next automatic roll falls due.
   boardTimers: true,
+  /** Forfeit is `/krellstones forfeit` only (the board keeps its rows for the round). */
+  boardForfeit: false,
   describeMove,
   ids,
   routes,

@@ -7,7 +7,7 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord.js';
-import { customId } from '../../bot/custom-id.ts';
+import { deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
 import { COLOURS, mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
@@ -173,7 +173,7 @@ function statusText(view: TellstonesView, meta: BoardMeta): string[] {
   }
   for (const who of view.awaiting) {
     const d = meta.deadlines[who];
-    if (d) out.push(`**Deadline:** ${ts(d, 'f')} (${ts(d, 'R')}), then ${mention(who)} forfeits and their side loses.`);
+    if (d) out.push(deadlineLine(d, `, then ${mention(who)} forfeits and their side loses.`));
   }
   return out;
 }
@@ -219,7 +219,7 @@ function boardComponents(view: TellstonesView, meta: BoardMeta): Row[] {
   if (view.outcome || !view.turn) return [];
   const { gameId: g, version: v } = meta;
   const know = btn(ids.make('know', g, v), 'What do I know?', ButtonStyle.Secondary, { emoji: { name: '🧠' } });
-  const forfeit = btn(customId('g:resign', g, v), 'Forfeit…');
+  const forfeit = forfeitButton({ gameId: g, version: v });
   const p = view.pending;
   if (!p) {
     const legal = publicLegal(view);
@@ -281,10 +281,6 @@ export function knowPayload(view: TellstonesView, gameId: number): MessagePayloa
   }
   const rows = view.known.map((k) => `• ${where(view, k.line, k.position)}: ${symbolText(k.symbol)}`);
   return { content: `${title}: what you have seen face down (positions as the line is now):\n${rows.join('\n')}`, components: [] };
-}
-
-function linkRow(url: string | null): Row[] {
-  return url ? [row([{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }])] : [];
 }
 
 /** What the recipient must do now, in words (no symbols). */

@@ -1,7 +1,7 @@
-import { replayWith } from '../../../kernel/replay.ts';
 import { RuleError, type Engine, type Outcome, type PlayerId, type SetupArgs, type TimerSpec } from '../../../kernel/types.ts';
-import { assertRunningAndSeated as assertSeated, checkSetup, copyOutcome } from '../../../kernel/checks.ts';
-import { rngFromSeed, rollDie, shuffle } from '../../../kernel/rng.ts';
+import { checkSetup, copyOutcome } from '../../../kernel/checks.ts';
+import { rngFromSeed, rollDie } from '../../../kernel/rng.ts';
+import { replayer, twoPlayer } from '../../../kernel/two-player.ts';
 import { DIE_INFO, type DieItem } from './dice.ts';
 import { scoreColumn, scoreGrid } from './scoring.ts';
 import {
@@ -73,11 +73,9 @@ const cloneGrid = (g: Grid): Grid => [g[0].slice(), g[1].slice(), g[2].slice()];
 
 const cellCount = (g: Grid): number => g[0].length + g[1].length + g[2].length;
 
-/** The other seat. Callers have checked that `player` is seated. */
-function opponentOf(state: KnucklebonesState, player: PlayerId): PlayerId {
-  const [a, b] = state.players;
-  return player === a ? b : a;
-}
+/** Turns, seats, outcome and the turn's forfeit timer, keyed by the turn number (src/kernel/two-player.ts). */
+const turns = twoPlayer<KnucklebonesState>({ id: 'knucklebones', name: 'Knucklebones' }, (s) => s.turnNumber);
+const opponentOf = turns.opponentOf;
 
 /** Looks a player's grid up by seat (never through the prototype chain). */
 function gridOf(state: KnucklebonesState, player: PlayerId): Grid {
@@ -91,11 +89,6 @@ function totals(state: KnucklebonesState): Record<PlayerId, number> {
   return { [a]: scoreGrid(gridOf(state, a)), [b]: scoreGrid(gridOf(state, b)) };
 }
 
-/** Throws `knucklebones/game-over` / `knucklebones/not-a-player` as forfeit and apply need. */
-function assertRunningAndSeated(state: KnucklebonesState, player: PlayerId): void {
-  assertSeated('knucklebones', 'Knucklebones', state.outcome !== null || state.turn === null, state.players, player);
-}
-
 function setup(args: SetupArgs<KnucklebonesOptions>): KnucklebonesState {
   if (!optionsSchema.safeParse(args.options ?? {}).success) fail('bad-setup', 'Knucklebones has no options.');
   checkSetup('knucklebones', args, { min: 2, max: 2 });
@@ -103,8 +96,7 @@ function setup(args: SetupArgs<KnucklebonesOptions>): KnucklebonesState {
   const rng0 = rngFromSeed(args.seed);
 
   // Seeded random turn order, then the first player's die is rolled right away.
-  const [order, rng1] = shuffle(rng0, [p0, p1]);
-  const [first, second] = order as [PlayerId, PlayerId];
+  const [[first, second], rng1] = turns.drawOrder(rng0, [p0, p1]);
   const [roll, rng2] = rollDie(rng1);
   return {
     players: [first, second],
@@ -146,8 +138,7 @@ function sameTurn(state: KnucklebonesState): KnucklebonesState {
 }
 
 function apply(state: KnucklebonesState, actor: PlayerId, move: KnucklebonesMove): KnucklebonesState {
-  assertRunningAndSeated(state, actor);
-  if (state.turn !== actor) fail('not-your-turn', 'It is not your turn.');
+  turns.assertTurn(state, actor);
   const parsed = moveSchema.safeParse(move);
   if (!parsed.success) fail('bad-move', 'That is not a valid Knucklebones move: choose column 1, 2 or 3.');
   const m = parsed.data;
@@ -304,9 +295,7 @@ function view(state: KnucklebonesState, _viewer: PlayerId | null): KnucklebonesV
   };
 }
 
-function awaiting(state: KnucklebonesState): PlayerId[] {
-  return state.outcome === null && state.turn !== null ? [state.turn] : [];
-}
+const awaiting = turns.awaiting;
 
 /**
  * The moves the rules allow `player` now with nothing but the game: keep a Loaded Die value, or
@@ -328,10 +317,7 @@ function legalMoves(state: KnucklebonesState, player: PlayerId): KnucklebonesMov
  * is the turn number, which a die item or a Twin's second die does not advance: the deadline of a
  * turn stands however many steps it takes.
  */
-function timers(state: KnucklebonesState): TimerSpec<KnucklebonesMove>[] {
-  if (state.outcome !== null || state.turn === null) return [];
-  return [{ key: `turn:${state.turnNumber}`, player: state.turn, after: 'turn-limit', onExpiry: { type: 'forfeit' } }];
-}
+const timers: (state: KnucklebonesState) => TimerSpec<KnucklebonesMove>[] = turns.timers;
 
 /**
  * What one more die is expected to add to a grid: for each column with room, the average over the
@@ -406,12 +392,8 @@ function autopilot(state: KnucklebonesState, player: PlayerId): KnucklebonesMove
   return best;
 }
 
-function outcome(state: KnucklebonesState): Outcome | null {
-  return state.outcome ? copyOutcome(state.outcome) : null;
-}
-
 function forfeit(state: KnucklebonesState, player: PlayerId): KnucklebonesState {
-  assertRunningAndSeated(state, player);
+  turns.assertSeated(state, player);
   const [a, b] = state.players;
   return {
     players: [a, b],
@@ -421,7 +403,7 @@ function forfeit(state: KnucklebonesState, player: PlayerId): KnucklebonesState 
     rng: { seed: state.rng.seed, n: state.rng.n },
     turnNumber: state.turnNumber,
     lastPlaced: { ...state.lastPlaced },
-    outcome: { winners: [opponentOf(state, player)], scores: totals(state), reason: 'forfeit', forfeited: player },
+    outcome: turns.forfeitOutcome(state, player, totals(state)),
     ...(state.dice ? { dice: { used: copyDice(state.dice)!.used, turn: null } } : {}),
   };
 }
@@ -466,7 +448,7 @@ export const knucklebones: Engine<KnucklebonesState, KnucklebonesMove, Knucklebo
   apply,
   view,
   awaiting,
-  outcome,
+  outcome: turns.outcome,
   forfeit,
   legalMoves,
   timers,
@@ -478,11 +460,4 @@ export const knucklebones: Engine<KnucklebonesState, KnucklebonesMove, Knucklebo
  * Pure; throws the RuleError of the first illegal entry. `players` is the seating passed to setup
  * (the turn order is then drawn from the seed, exactly as when the game was created).
  */
-export function replay(
-  seed: string,
-  players: PlayerId[],
-  moves: readonly KnucklebonesLogEntry[],
-  options: KnucklebonesOptions = {},
-): KnucklebonesState {
-  return replayWith(knucklebones, seed, players, options, moves).at(-1)!;
-}
+export const replay: (seed: string, players: PlayerId[], moves: readonly KnucklebonesLogEntry[], options?: KnucklebonesOptions) => KnucklebonesState = replayer(knucklebones, {});

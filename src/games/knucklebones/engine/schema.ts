@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rngStateSchema } from '../../../kernel/rng.ts';
+import { checkTwoPlayerState } from '../../../kernel/two-player.ts';
 import { dieItemSchema } from './dice.ts';
 
 /** A die value on the field. */
@@ -58,30 +59,14 @@ export const stateSchema = z
       })
       .optional(),
   })
-  .superRefine((s, ctx) => {
-    const [a, b] = s.players;
-    if (a === b) ctx.addIssue({ code: 'custom', message: 'players must be distinct', path: ['players'] });
-    const sameKeys = (rec: Record<string, unknown>): boolean => {
-      const keys = Object.keys(rec);
-      return keys.length === 2 && Object.hasOwn(rec, a) && Object.hasOwn(rec, b);
-    };
-    if (!sameKeys(s.grids)) ctx.addIssue({ code: 'custom', message: 'grids must be keyed by the players', path: ['grids'] });
-    if (!sameKeys(s.lastPlaced)) {
-      ctx.addIssue({ code: 'custom', message: 'lastPlaced must be keyed by the players', path: ['lastPlaced'] });
-    }
-    if (s.turn !== null && !s.players.includes(s.turn)) {
-      ctx.addIssue({ code: 'custom', message: 'turn must be a player', path: ['turn'] });
-    }
-    if ((s.turn === null) !== (s.roll === null)) {
-      ctx.addIssue({ code: 'custom', message: 'roll must be set exactly when a turn is running', path: ['roll'] });
-    }
-    if ((s.turn === null) !== (s.outcome !== null)) {
-      ctx.addIssue({ code: 'custom', message: 'outcome must be set exactly when no turn is running', path: ['outcome'] });
-    }
-    if (s.outcome && !s.outcome.winners.every((w) => s.players.includes(w))) {
-      ctx.addIssue({ code: 'custom', message: 'winners must be players', path: ['outcome', 'winners'] });
-    }
-  });
+  .superRefine((s, ctx) =>
+    // Two distinct players, grids and lastPlaced keyed by them, outcome exactly when no turn runs (src/kernel/two-player.ts).
+    checkTwoPlayerState(s, ctx, { grids: s.grids, lastPlaced: s.lastPlaced }, () => {
+      if ((s.turn === null) !== (s.roll === null)) {
+        ctx.addIssue({ code: 'custom', message: 'roll must be set exactly when a turn is running', path: ['roll'] });
+      }
+    }),
+  );
 
 export type KnucklebonesState = z.infer<typeof stateSchema>;
 export type Grid = z.infer<typeof gridSchema>;
