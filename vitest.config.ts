@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const INCLUDE = ['tests/**/*.test.ts', 'packages/*/tests/**/*.test.ts'];
 
@@ -53,6 +54,25 @@ function testFiles(): string[] {
 }
 const unitFiles = testFiles().filter((f) => !needsIo(path.join(root, f)));
 
+/**
+ * Vitest starts the files it has timed before longest first; files it has never timed (a clean
+ * clone: CI) it starts largest first, which would leave a two-minute browser match to start near
+ * the end and run alone. Until a run has been timed, the kinds that take longest start first:
+ * browser, then reliability, then end-to-end files (vitest's order within each).
+ */
+class SlowKindsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const timed = sorted.some((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path.relative(this.ctx.config.root, f.moduleId)}`));
+    if (timed) return sorted;
+    const weight = (f: TestSpecification) => {
+      const file = f.moduleId.split(path.sep).join('/');
+      return file.includes('/tests/browser/') ? 3 : file.includes('/tests/reliability/') ? 2 : file.endsWith('.e2e.test.ts') ? 1 : 0;
+    };
+    return sorted.sort((a, b) => weight(b) - weight(a));
+  }
+}
+
 // Two cores: two workers. Two projects:
 // - unit: pure tests (engines, renders, texts). No database, no global setup, and no process per
 //   file (isolate: false): a worker loads the modules once and runs file after file.
@@ -66,6 +86,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: SlowKindsFirst },
     projects: [
       {
         extends: true,
