@@ -1,14 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Two cores: two workers. Files that touch Postgres get a database of their own (tests/helpers/db.ts),
-// so they can run in parallel safely.
+const INCLUDE = ['tests/**/*.test.ts', 'packages/*/tests/**/*.test.ts'];
+
+/**
+ * What makes a test file more than a unit test: Postgres (a test database, the harness, a bot
+ * process, PGlite), a server or another process (the emulator, Chromium). Looked for in the file
+ * and in the test helpers it imports (relative imports under a tests folder, followed), so a new
+ * file lands in the right project by what it uses, with no list to keep.
+ */
+const NEEDS_IO =
+  /from ['"](pg|playwright-core|node:child_process|@electric-sql\/pglite)['"]|helpers\/(db|pg|harness|bot-process)\.ts['"]|\b(startEmulator|startDemoEmulator|openEmbedded)\b/;
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+const usesIo = new Map<string, boolean>();
+function needsIo(file: string, visiting = new Set<string>()): boolean {
+  const known = usesIo.get(file);
+  if (known !== undefined) return known;
+  if (visiting.has(file)) return false;
+  visiting.add(file);
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  let io = NEEDS_IO.test(text);
+  for (const m of io ? [] : text.matchAll(IMPORT)) {
+    const dep = path.resolve(path.dirname(file), m[1]!);
+    if (dep.split(path.sep).includes('tests') && needsIo(dep, visiting)) {
+      io = true;
+      break;
+    }
+  }
+  usesIo.set(file, io);
+  return io;
+}
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+/** Every file INCLUDE names, relative to the root. */
+function testFiles(): string[] {
+  const dirs = ['tests', ...readdirSync(path.join(root, 'packages')).map((p) => `packages/${p}/tests`)];
+  return dirs.flatMap((d) => {
+    try {
+      return (readdirSync(path.join(root, d), { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts') && !f.split(path.sep).includes('node_modules')).map((f) => `${d}/${f.split(path.sep).join('/')}`);
+    } catch {
+      return [];
+    }
+  });
+}
+const unitFiles = testFiles().filter((f) => !needsIo(path.join(root, f)));
+
+/**
+ * Vitest starts the files it has timed before longest first; files it has never timed (a clean
+ * clone: CI) it starts largest first, which would leave a two-minute browser match to start near
+ * the end and run alone. Until a run has been timed, the kinds that take longest start first:
+ * browser, then reliability, then end-to-end files (vitest's order within each).
+ */
+class SlowKindsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const timed = sorted.some((f) => this.ctx.cache.getFileTestResults(`${f.project.name}:${path.relative(this.ctx.config.root, f.moduleId)}`));
+    if (timed) return sorted;
+    const weight = (f: TestSpecification) => {
+      const file = f.moduleId.split(path.sep).join('/');
+      return file.includes('/tests/browser/') ? 3 : file.includes('/tests/reliability/') ? 2 : file.endsWith('.e2e.test.ts') ? 1 : 0;
+    };
+    return sorted.sort((a, b) => weight(b) - weight(a));
+  }
+}
+
+// Two cores: two workers. Two projects:
+// - unit: pure tests (engines, renders, texts). No database, no global setup, and no process per
+//   file (isolate: false): a worker loads the modules once and runs file after file.
+// - io: everything that touches Postgres, the emulator, the bot or Chromium. The global setup
+//   builds the template database once; every file gets its own process and its own database
+//   (tests/helpers/db.ts), so files run in parallel safely.
+// `npm test` runs both; `npm run test:unit` only the first.
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'packages/*/tests/**/*.test.ts'],
-    globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: SlowKindsFirst },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: unitFiles, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'io', include: INCLUDE, exclude: [...unitFiles, '**/node_modules/**'], globalSetup: ['tests/helpers/global-setup.ts'] },
+      },
+    ],
   },
 });

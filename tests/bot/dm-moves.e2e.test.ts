@@ -16,7 +16,8 @@ let limitedCalls = 0;
 const limited = (path: string) => !path.startsWith('/interactions') && !path.startsWith('/webhooks');
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Discord's rate limits on: the rate-limited calls a move costs are the subject.
+  h = await startHarness({ rateLimits: true });
   h.bot.client.rest.on('response', (req) => {
     if (limited(String(req.path))) limitedCalls++;
   });

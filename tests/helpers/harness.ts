@@ -5,7 +5,7 @@ import { commands } from '../../commands/index.ts';
 import { deployCommands } from '../../commands/deploy.ts';
 import { games } from '../../src/games/index.ts';
 import { startBot, type Bot } from '../../src/bot/index.ts';
-import { silentLogger as emulatorSilent, type EmulatorClient, type InteractionResult } from '@stonehall/discord-emulator';
+import { silentLogger as emulatorSilent, type EmulatorClient, type InteractionResult, type RateLimitOptions } from '@stonehall/discord-emulator';
 import { startDemoEmulator, type DemoEmulator } from '../../src/dev/demo-server.ts';
 import { createLogger, silentLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -41,6 +41,13 @@ export async function startHarness(
     /** Other games and commands than Stonehall's (tests/fixtures/registry.ts adds the fixture game Nim). */
     games?: typeof games;
     commands?: typeof commands;
+    /**
+     * Discord's rate limits in the emulator: off unless a test is about them (true: Discord's
+     * figures; an object: other figures). Their buckets run on real time, so with them on a match
+     * waits seconds on every sixth board edit or DM; HARNESS_RATE_LIMITS=1 turns them on for every
+     * file, to see the whole suite under Discord's limits.
+     */
+    rateLimits?: boolean | RateLimitOptions;
   } = {},
 ): Promise<Harness> {
   const db = await createTestDatabase();
@@ -48,7 +55,13 @@ export async function startHarness(
   // Discord's 3 s answer window is the emulator's default and is tested in tests/emulator; here it
   // is longer because CI shares two cores between parallel test files, and a late answer under
   // that load is not what these tests are about (the bench measures latency).
-  const emulator = await startDemoEmulator({ clock, logger: emulatorSilent, interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000 });
+  const limits = opts.rateLimits ?? process.env.HARNESS_RATE_LIMITS === '1';
+  const emulator = await startDemoEmulator({
+    clock,
+    logger: emulatorSilent,
+    interactionTimeoutMs: opts.interactionTimeoutMs ?? 10_000,
+    rateLimits: limits === true ? {} : limits,
+  });
   const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
   const body = opts.commands ? Object.values(opts.commands).map((c) => c.data.toJSON()) : undefined;
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase, ...(body ? { body } : {}) });

@@ -8,7 +8,8 @@ import { button, startHarness, type Harness } from '../helpers/harness.ts';
  */
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // Discord's rate limits on: what the bot does under them (and under injected 429s) is the subject.
+  h = await startHarness({ rateLimits: true });
 });
 afterAll(async () => {
   await h?.close();

@@ -18,6 +18,8 @@ let proxy: RecordingProxy;
 
 beforeAll(async () => {
   h = await startHarness({
+    // Discord's rate limits on: their headers and 429 answers are checked against the spec too.
+    rateLimits: true,
     deployVia: true,
     restVia: async (url) => {
       proxy = await startRecordingProxy(url);
