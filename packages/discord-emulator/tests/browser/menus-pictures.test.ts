@@ -1,9 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import { ActionRowBuilder, Client, GatewayIntentBits, StringSelectMenuBuilder, type TextChannel } from 'discord.js';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { DESKTOP, launchBrowser, message, openPage, PHONE, runBrowserTests, screenshot } from '../../src/playwright.ts';
+import { DESKTOP, launchBrowser, menuOptionsOutOfSight, message, openPage, PHONE, runBrowserTests, screenshot } from '../../src/playwright.ts';
 
 /**
  * A select menu in the last message, right above the message box, and a picture too wide for a
@@ -81,26 +81,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-/** The options of the open menu that a person cannot see and tap: outside the visible message list, or covered. */
-async function optionsOutOfSight(page: Page, menu: Locator): Promise<string[]> {
-  const pane = (await page.locator('#messages').boundingBox())!;
-  const bottom = Math.min(pane.y + pane.height, page.viewportSize()!.height);
-  const out: string[] = [];
-  const options = menu.getByRole('option');
-  for (let k = 0; k < (await options.count()); k++) {
-    const opt = options.nth(k);
-    await opt.scrollIntoViewIfNeeded(); // within the menu, which scrolls when its room is short
-    const box = (await opt.boundingBox())!;
-    const inside = box.y >= pane.y - 0.5 && box.y + box.height <= bottom + 0.5;
-    const onTop = await opt.evaluate((el, [x, y]) => {
-      const doc = el.ownerDocument as unknown as { elementFromPoint(x: number, y: number): { closest(s: string): unknown } | null };
-      return doc.elementFromPoint(x!, y!)?.closest('.select-option') === el;
-    }, [box.x + box.width / 2, box.y + box.height / 2]);
-    if (!inside || !onTop) out.push(`${(await opt.innerText()).split('\n')[0]} (${inside ? 'covered' : 'outside the message list'})`);
-  }
-  return out;
-}
-
 describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => {
   for (const [size, viewport, who] of [['desktop', DESKTOP, 'alice'], ['phone', PHONE, 'bob']] as const) {
     it(`${size}: the last message's menu opens upward with every option in sight, and a choice is sent`, async () => {
@@ -116,7 +96,7 @@ describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => 
       expect(menuBox.y + menuBox.height).toBeLessThanOrEqual(face.y + 0.5);
       expect(menuBox.y).toBeGreaterThanOrEqual(pane.y - 0.5);
       await screenshot(page, `playground-menu-up-${size}`);
-      expect(await optionsOutOfSight(page, menu)).toEqual([]);
+      expect(await menuOptionsOutOfSight(page, menu)).toEqual([]);
       await menu.getByRole('option', { name: /Stone #12/ }).click();
       await message(page, 'You picked s12').waitFor();
       expect(picked.at(-1)).toBe('s12');
@@ -132,7 +112,7 @@ describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => 
         await menu.waitFor();
         const face = (await msg.locator('.select-face').boundingBox())!;
         expect((await menu.boundingBox())!.y).toBeGreaterThanOrEqual(face.y + face.height - 0.5);
-        expect(await optionsOutOfSight(page, menu)).toEqual([]);
+        expect(await menuOptionsOutOfSight(page, menu)).toEqual([]);
         await page.keyboard.press('Escape');
         await menu.waitFor({ state: 'detached' });
         expect(page.errors).toEqual([]);
