@@ -67,7 +67,7 @@ beforeAll(async () => {
   const ready = new Promise((resolve) => client.once('clientReady', resolve));
   await client.login(emulator.botToken);
   await ready;
-  const channel = (await client.channels.fetch(emulator.channels.general)) as TextChannel;
+  const channel = (await client.channels.fetch(emulator.channels.general!)) as TextChannel;
   const early = new StringSelectMenuBuilder().setCustomId('early').setPlaceholder('An earlier menu').addOptions(STONES.slice(0, 4));
   await channel.send({ content: 'An earlier menu, with room below it', components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(early)] });
   await channel.send({ content: 'The board', files: [{ attachment: png(900, 700), name: 'board.png', description: 'The board' }] });
