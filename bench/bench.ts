@@ -12,6 +12,7 @@ import { engineThroughput } from './engines.ts';
 import { keystoneBench, printKeystoneBench } from './keystone.ts';
 import { krellstonesGameTime } from './krellstones.ts';
 import { krellstonesTimerToBoard } from './krellstones-board.ts';
+import { embeddedGrowth } from './embedded-growth.ts';
 import { startMemory } from './memory.ts';
 import { playMoveBench } from './playmove.ts';
 import { ms } from './stats.ts';
@@ -116,6 +117,15 @@ if (section('memory')) {
   for (const [database, games] of [['postgres', 0], ['postgres', quick ? 1000 : 10_000], ['embedded', 0], ['bot-alone', 0]] as const) {
     const m = await startMemory(database, games);
     out(`| ${m.label} | ${m.games.toLocaleString('en')} | ${m.rssMiB.toFixed(0)} MiB (${verdict(m.rssMiB < 150)}) | ${ms(m.startMs)} |`);
+  }
+  // The embedded default as it is played (issue 23, point 18): does it level off or keep growing?
+  out('\nEmbedded default (`npm start`, PGlite and the emulator in-process) as practice games are played through the test API (bench/embedded-growth.ts):');
+  out('| games played | RSS by games played | files the emulator holds |\n| --- | --- | ---: |');
+  for (const game of ['knucklebones', 'crystallia'] as const) {
+    const n = quick ? 4 : game === 'crystallia' ? 40 : 100;
+    const samples = await embeddedGrowth(n, Math.max(1, n / 4), () => {}, game);
+    const last = samples.at(-1)!;
+    out(`| ${n} ${game} | ${samples.map((x) => `${x.games}: ${x.rssMiB.toFixed(0)}`).join(', ')} MiB | ${last.files} (${last.fileMiB.toFixed(1)} MiB, on disk) |`);
   }
   out(`Load average: ${load()}.`);
 }

@@ -79,11 +79,11 @@ export async function startMemory(database: 'postgres' | 'embedded' | 'bot-alone
   }
 }
 
-/** Node's flags in package.json's start script (`node <flags> scripts/start.mjs`): the bench runs the bot as `npm start` does. */
-async function startFlags(): Promise<string[]> {
+/** Node's flags in package.json's start script (`exec node <flags> scripts/start.mjs`): the bench runs the bot as `npm start` does. */
+export async function startFlags(): Promise<string[]> {
   const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } };
-  const m = /^node\s+(.*?)\s*scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
-  if (!m) throw new Error(`package.json's start script is not "node [flags] scripts/start.mjs": ${pkg.scripts.start}`);
+  const m = /^(?:exec\s+)?node\s+(.*?)\s*scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
+  if (!m) throw new Error(`package.json's start script is not "exec node [flags] scripts/start.mjs": ${pkg.scripts.start}`);
   return m[1] ? m[1].split(/\s+/) : [];
 }
 

@@ -72,14 +72,18 @@ if (env.DISCORD_TOKEN) {
  * SIGTERM or SIGINT: stop cleanly (interactions in flight finish, the scheduler and the outbox stop
  * claiming work, then the gateway, the emulator and the database close). A second signal, or a stop
  * that takes more than 25 s, exits at once: nothing is lost, leases and jobs are picked up again.
+ * Ctrl-C under `npm start` delivers SIGINT twice at once, from the terminal to the whole process
+ * group and from npm, which forwards it to its script: a signal within a second of the first is
+ * that same stop, not a second one.
  */
-let stopping = false;
+let stopping = 0;
 async function shutdown(signal: string) {
   if (stopping) {
+    if (Date.now() - stopping < 1000) return;
     log.warn({ signal }, 'second signal: exiting now');
     process.exit(1);
   }
-  stopping = true;
+  stopping = Date.now();
   log.info({ signal }, 'shutting down');
   setTimeout(() => {
     log.error('shutdown took too long: exiting');

@@ -68,12 +68,19 @@ export async function connectPostgres(url: string, opts: { poolSize?: number } =
  * Used by `npm start` when no DATABASE_URL is set. It is a single connection: fine for one local
  * bot, not for the concurrency tests, which run on a real server.
  */
+/** The embedded Postgres's buffer cache (Postgres's default is 128MB). */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 export async function openEmbedded(dataDir: string): Promise<Database> {
   const { mkdir } = await import('node:fs/promises');
   await mkdir(dataDir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const lite = await PGlite.create(dataDir);
+  // Postgres's buffer cache lives in PGlite's WebAssembly memory, which never shrinks: at the
+  // default 128 MB it filled as games were played and the process grew with it. 32 MB holds a
+  // local server's working set (the files stay in the OS's cache besides): bench/embedded-growth.ts
+  // measured 40 Crystallia games at about 440-480 MiB instead of 730-920 (docs/performance.md).
+  const lite = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const sql: SqlRunner = {
     exec: async (t) => void (await lite.exec(t)),

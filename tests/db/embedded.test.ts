@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
-import { openEmbedded } from '../../src/db/client.ts';
+import { EMBEDDED_SHARED_BUFFERS, openEmbedded } from '../../src/db/client.ts';
 import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
@@ -22,6 +22,10 @@ describe('embedded Postgres (PGlite)', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stonehall-pglite-'));
     const clock = new OffsetClock();
     let db = await openEmbedded(dir);
+    // A small buffer cache: it lives in WebAssembly memory that never shrinks, so at Postgres's
+    // default (128MB) the process grew as games were played (issue 23, point 18).
+    expect(EMBEDDED_SHARED_BUFFERS).toBe('32MB');
+    expect(await db.sql.query<{ shared_buffers: string }>('SHOW shared_buffers')).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);
     // Every migration applies on PGlite too (the list grows as the schema does).
     expect(await applyMigrations(db.sql)).toEqual((await readMigrations()).map((m) => m.name));
     const ctx = { db: db.prisma, clock, log: silentLogger, games };

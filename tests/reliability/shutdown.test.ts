@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +65,107 @@ describe('stopping npm start', () => {
       expect(existsSync(saved)).toBe(true);
       expect((JSON.parse(readFileSync(saved, 'utf8')) as { commands: unknown[] }).commands.length).toBeGreaterThan(0);
     }, 120_000);
+  }
+});
+
+/**
+ * Every live process whose process group is `pgid` (Linux: field 5 of /proc/<pid>/stat). A zombie
+ * (state Z) has exited and only waits for its parent to read its status: it serves nothing.
+ */
+function processGroup(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(entry));
+  }
+  return members;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `npm start` the way systemd, Docker or pm2 run it: npm in a process group of its own, then a
+ * signal to npm's pid only (`kill <pid>`), or to the whole group (Ctrl-C in a terminal). npm forwards
+ * the signal to the command of the start script; when a shell ran that command and node was the
+ * shell's child, the shell died of the signal, npm exited, and node, orphaned, kept serving.
+ * With the embedded database and a data folder of the test's own, as on a fresh clone.
+ */
+async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIGINT') {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stonehall-npm-start-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, DISCORD_TOKEN: '', EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dir };
+  delete env.DATABASE_URL;
+  // Not npm's own variables of the npm that runs vitest: the npm below reads its own.
+  for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
+  const npm = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npmPid = npm.pid!;
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 90_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      npm.stdout!.on('data', onData);
+      npm.stderr!.on('data', onData);
+      npm.on('exit', () => reject(new Error(`npm start exited before its banner:\n${output}`)));
+    });
+    expect((await fetch(`${url}/_test/clock`)).ok).toBe(true);
+    // The bot's own pid, from its log lines, and every process npm started.
+    const botPid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+    const before = processGroup(npmPid);
+    expect(before).toContain(npmPid);
+    expect(before).toContain(botPid);
+
+    process.kill(target === 'npm' ? npmPid : -npmPid, signal);
+    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000))]);
+    const after = processGroup(npmPid);
+    return { code, output, url, before, after, botPid };
+  } finally {
+    // Never leave a bot behind, whatever failed above.
+    try {
+      process.kill(-npmPid, 'SIGKILL');
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('stopping npm start as a process manager does', () => {
+  const cases = [
+    { target: 'npm', signal: 'SIGTERM', how: 'SIGTERM to npm\'s pid (systemd, Docker, pm2, kill)' },
+    { target: 'group', signal: 'SIGINT', how: 'SIGINT to the process group (Ctrl-C in a terminal)' },
+  ] as const;
+  for (const { target, signal, how } of cases) {
+    it(`${how}: every process is gone within 10 s, the bot stopped cleanly and its port is free`, async () => {
+      const r = await npmStartAndStop(target, signal);
+      expect(r.code, r.output).toBe(0);
+      expect(r.after, `still running after 10 s: ${r.after.join(', ')}\n${r.output}`).toEqual([]);
+      expect(alive(r.botPid)).toBe(false);
+      expect(r.output).toMatch(new RegExp(`"signal":"${signal}","msg":"shutting down"`));
+      expect(r.output).toMatch(/"msg":"stopped"/);
+      // Stopped once: a signal delivered twice (by the terminal and by npm) is not a second Ctrl-C.
+      expect(r.output).not.toMatch(/second signal/);
+      await expect(fetch(`${r.url}/_test/clock`)).rejects.toThrow();
+    }, 150_000);
   }
 });

@@ -49,7 +49,6 @@ export interface InteractionRecord {
   createdAtReal: number;
   /** Emulator time of creation: the 15 min token lifetime follows the emulator clock. */
   createdAtEmu: number;
-  payload: Record<string, unknown>;
   /** "knucklebones join" for commands and autocomplete; null otherwise. */
   commandName: string | null;
   commandType: number | null;
@@ -158,7 +157,8 @@ export class Interactions {
       guildId: guild?.id ?? null,
       createdAtReal: Date.now(),
       createdAtEmu: state.now().getTime(),
-      payload,
+      // Not the payload sent to the bot: it holds a whole copy of the source message (a panel with
+      // its menus), nothing reads it after dispatch, and records are kept for the test API's view.
       commandName: input.commandName ?? null,
       commandType: input.commandType ?? null,
       customId: input.customId ?? null,

@@ -18,13 +18,27 @@
  * made the change. A restart reads state.json, then replays the journals written since it. Each
  * save of state.json starts a new journal and deletes the ones it covers. The write reaches the
  * operating system, not the disk: it survives the process dying, not the machine losing power.
+ * Once a file is in the folder it is read from there when asked for, not kept in memory: a bot
+ * that uploads a picture at every move (a board) would otherwise grow the process by every picture
+ * it ever sent (Crystallia: about 4.7 MiB a game).
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EmulatorClock } from './clock.ts';
 import { compareSnowflakes } from './snowflake.ts';
-import { ChannelKind, type ChannelRecord, type CommandRecord, type EmulatorState, type MemberRecord, type MessageRecord, type Rejection, type StateChange, type UserRecord } from './state.ts';
+import { ChannelKind, type ChannelRecord, type CommandRecord, type EmulatorState, type MemberRecord, type MessageRecord, type Rejection, type StateChange, type StoredFile, type UserRecord } from './state.ts';
+
+/** A stored file whose bytes are read from `file` each time they are asked for (pictures are small and rarely fetched). */
+function onDisk(file: string, contentType: string, filename: string): StoredFile {
+  return {
+    contentType,
+    filename,
+    get bytes() {
+      return readFileSync(file);
+    },
+  };
+}
 
 const FORMAT = 1;
 
@@ -151,7 +165,7 @@ export class Persistence {
             const file = this.state.files.get(a.id);
             if (!file || this.written.has(a.id)) continue;
             writeFileSync(path.join(this.dir, 'files', a.id), file.bytes);
-            this.written.add(a.id);
+            this.stored(a.id);
             this.append({ t: 'file', id: a.id, contentType: file.contentType, filename: file.filename });
           }
           this.append({ t: 'msg', m: change.message });
@@ -276,7 +290,7 @@ export class Persistence {
         return;
       case 'file': {
         const file = path.join(this.dir, 'files', e.id);
-        if (existsSync(file)) state.files.set(e.id, { bytes: readFileSync(file), contentType: e.contentType, filename: e.filename });
+        if (existsSync(file)) state.files.set(e.id, onDisk(file, e.contentType, e.filename));
         return;
       }
       case 'overwrites':
@@ -350,7 +364,7 @@ export class Persistence {
     state.rejections.push(...snap.rejections);
     for (const f of snap.files) {
       const file = path.join(this.dir, 'files', f.id);
-      if (existsSync(file)) state.files.set(f.id, { bytes: readFileSync(file), contentType: f.contentType, filename: f.filename });
+      if (existsSync(file)) state.files.set(f.id, onDisk(file, f.contentType, f.filename));
     }
     const behind = snap.clockOffsetMs - this.clock.offset;
     if (behind > 0) await this.clock.advance(behind);
@@ -423,10 +437,17 @@ export class Persistence {
     return out;
   }
 
+  /** A file now in the folder: its record reads it from there, and its bytes leave memory. */
+  private stored(id: string): void {
+    this.written.add(id);
+    const f = this.state.files.get(id);
+    if (f) this.state.files.set(id, onDisk(path.join(this.dir, 'files', id), f.contentType, f.filename));
+  }
+
   private async save(): Promise<void> {
     for (const [id, bytes] of this.newFiles()) {
       await writeFile(path.join(this.dir, 'files', id), bytes);
-      this.written.add(id);
+      this.stored(id);
     }
     const tmp = `${this.file}.tmp`;
     const snap = this.snapshot();
@@ -441,7 +462,7 @@ export class Persistence {
     this.timer = null;
     for (const [id, bytes] of this.newFiles()) {
       writeFileSync(path.join(this.dir, 'files', id), bytes);
-      this.written.add(id);
+      this.stored(id);
     }
     const tmp = `${this.file}.tmp`;
     const snap = this.snapshot();

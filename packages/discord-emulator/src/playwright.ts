@@ -103,6 +103,30 @@ export function css(locator: Locator, property: string): Promise<string> {
   return locator.evaluate((el, prop) => el.ownerDocument.defaultView!.getComputedStyle(el).getPropertyValue(prop), property);
 }
 
+/**
+ * The options of an open select menu (`.select-menu`) that a person could not see and tap: outside
+ * the visible message list (under the message box, off the screen) or covered by something else.
+ * Each option is first scrolled to within the menu, which scrolls when its room is short.
+ */
+export async function menuOptionsOutOfSight(page: Page, menu: Locator): Promise<string[]> {
+  const pane = (await page.locator('#messages').boundingBox())!;
+  const bottom = Math.min(pane.y + pane.height, page.viewportSize()!.height);
+  const out: string[] = [];
+  const options = menu.getByRole('option');
+  for (let k = 0; k < (await options.count()); k++) {
+    const opt = options.nth(k);
+    await opt.scrollIntoViewIfNeeded();
+    const box = (await opt.boundingBox())!;
+    const inside = box.y >= pane.y - 0.5 && box.y + box.height <= bottom + 0.5;
+    const onTop = await opt.evaluate((el, [x, y]) => {
+      const doc = el.ownerDocument as unknown as { elementFromPoint(x: number, y: number): { closest(s: string): unknown } | null };
+      return doc.elementFromPoint(x!, y!)?.closest('.select-option') === el;
+    }, [box.x + box.width / 2, box.y + box.height / 2]);
+    if (!inside || !onTop) out.push(`${(await opt.innerText()).split('\n')[0]} (${inside ? 'covered' : 'outside the message list'})`);
+  }
+  return out;
+}
+
 /** How wide the page's content is (more than the viewport means a sideways scroll). */
 export function contentWidth(page: Page): Promise<number> {
   return page.evaluate('document.documentElement.scrollWidth') as Promise<number>;

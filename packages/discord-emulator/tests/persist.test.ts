@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Routes, type TextChannel } from 'discord.js';
@@ -89,6 +89,24 @@ describe('an emulator with a data folder', () => {
       }
     } finally {
       rmSync(settings, { recursive: true, force: true });
+      }
+    });
+
+  it('keeps an uploaded file in the folder, not in memory: once saved, it is served from there', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'emulator-files-'));
+    const h = await startHarness({ dataDir: own, clock: new OffsetClock() });
+    try {
+      const channel = (await h.client.channels.fetch(h.emulator.channels.games)) as TextChannel;
+      const sent = await channel.send({ content: 'a board', files: [{ attachment: Buffer.from('first picture'), name: 'board.png' }] });
+      const a = sent.attachments.first()!;
+      const onDisk = path.join(own, 'files', a.id);
+      await h.emu.waitFor(async () => existsSync(onDisk), { what: 'the file saved in the data folder' });
+      // What is served is what the folder holds (a copy kept in memory would still say "first picture").
+      writeFileSync(onDisk, 'the folder\'s copy');
+      expect(await (await fetch(a.url)).text()).toBe('the folder\'s copy');
+    } finally {
+      await h.stop();
+      rmSync(own, { recursive: true, force: true });
     }
   });
 

@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { ChannelSettings } from './channel-settings.js';
 import { Composer, commandEntries } from './composer.js';
 import { followEvents } from './events.js';
+import { installLightbox } from './lightbox.js';
 import { escapeHtml as esc, parseMessageLink, renderMarkdown } from './markdown.js';
 import { avatarHtml, displayName, listItems, reconcile } from './messages.js';
 import { openModal } from './modal.js';
@@ -653,6 +654,8 @@ document.addEventListener('keydown', (e) => {
   if (!$('#clock-pop').hidden) $('#clock-pop').hidden = true;
   document.body.classList.remove('sidebar-open', 'members-open');
 });
+
+installLightbox($('#message-list'));
 
 // ---- start -----------------------------------------------------------------------------------
 

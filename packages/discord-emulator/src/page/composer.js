@@ -2,9 +2,10 @@
 // slash commands (each subcommand as its own entry, with its description); picking one turns the box
 // into a form built from the command's registered options: users from a member picker, roles and
 // channels from theirs, choices and booleans as dropdowns, and autocomplete options asking the bot
-// (POST /_test/autocomplete) as Discord does. Typing a whole line ("/knucklebones place column:2")
-// fills the same form.
+// (POST /_test/autocomplete) as Discord does. Typing a whole line ("/knucklebones place column:2",
+// "/krellstone alias set stone:3 alias:Big Red") fills the same form (command-line.js reads it).
 
+import { parseCommandLine, withArticle } from './command-line.js';
 import { escapeHtml as esc } from './markdown.js';
 import { avatarHtml, displayName } from './messages.js';
 
@@ -28,19 +29,6 @@ export function commandEntries(commands) {
     }
   }
   return out;
-}
-
-/** "/knucklebones place column:2 game:\"3\"" -> { words, values } */
-function splitLine(text) {
-  const tokens = text.replace(/^\//, '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
-  const words = [];
-  const values = {};
-  for (const t of tokens) {
-    const i = t.indexOf(':');
-    if (i > 0 && !/^https?$/.test(t.slice(0, i))) values[t.slice(0, i).toLowerCase()] = t.slice(i + 1).replace(/^"|"$/g, '');
-    else words.push(t);
-  }
-  return { words, values };
 }
 
 export class Composer {
@@ -126,11 +114,8 @@ export class Composer {
 
   /** The command whose whole path starts the typed line ("/knucklebones place column:2"), if any. */
   typedEntry() {
-    const lower = this.input.value.slice(1).toLowerCase();
-    return this.host
-      .entries()
-      .filter((e) => lower.startsWith(`${e.path} `))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+    const { entry } = parseCommandLine(this.input.value, this.host.entries());
+    return entry && this.input.value.slice(1).toLowerCase().startsWith(`${entry.path} `) ? entry : undefined;
   }
 
   showCommandList(matches, q, line = false) {
@@ -181,7 +166,7 @@ export class Composer {
     if (!item) return;
     if (this.popupMode === 'commands') {
       const typed = this.typedEntry();
-      this.openCommand(item.entry, typed === item.entry ? splitLine(this.input.value.slice(typed.path.length + 1)).values : {});
+      this.openCommand(item.entry, typed === item.entry ? parseCommandLine(this.input.value, [typed]).values : {});
     }
     else if (this.popupMode === 'options' && this.focusField) this.pick(this.focusField, item);
   }
@@ -317,7 +302,7 @@ export class Composer {
       const limits = [opt.min_value != null ? `min ${opt.min_value}` : '', opt.max_value != null ? `max ${opt.max_value}` : '', opt.max_length != null ? `up to ${opt.max_length} characters` : '']
         .filter(Boolean)
         .join(', ');
-      this.renderOptions(head, null, opt.type === OPT.ATTACHMENT ? 'Attachments cannot be uploaded in the emulator.' : `Type a ${TYPE_LABEL[opt.type] ?? 'value'}${limits ? ` (${limits})` : ''}.`);
+      this.renderOptions(head, null, opt.type === OPT.ATTACHMENT ? 'Attachments cannot be uploaded in the emulator.' : `Type ${withArticle(TYPE_LABEL[opt.type] ?? 'value')}${limits ? ` (${limits})` : ''}.`);
       return;
     }
     const q = typed && !f.picked ? f.el.value.trim().toLowerCase() : '';
@@ -398,10 +383,12 @@ export class Composer {
     const text = this.input.value.trim();
     if (!text) return;
     if (text.startsWith('/')) {
-      const { words, values } = splitLine(text);
-      const path = words.join(' ').toLowerCase();
-      const entry = this.host.entries().find((e) => e.path === path);
+      const { entry, path, values, stray } = parseCommandLine(text, this.host.entries());
       if (!entry) return this.setError(`There is no command /${path}. Type / to see the commands.`);
+      if (stray) {
+        const named = entry.options.map((o) => `${o.name}:`).join(' ');
+        return this.setError(`“${stray}” is not an option of /${entry.path}: give each option as name:value${named ? ` (${named})` : ' (it takes none)'}.`);
+      }
       this.openCommand(entry, values);
       return this.submitCommand();
     }

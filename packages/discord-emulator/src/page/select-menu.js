@@ -1,5 +1,7 @@
 // The dropdown of a message's select menu (string, user, role, mentionable and channel selects).
-// A single choice is sent at once; a multiple choice when the menu closes, as in Discord.
+// A single choice is sent at once; a multiple choice when the menu closes, as in Discord. The menu
+// opens downward, or upward when there is more room above it in the message list (a menu in the
+// last message, just above the message box), as Discord's does, and is never taller than its room.
 
 import { escapeHtml as esc } from './markdown.js';
 
@@ -51,6 +53,7 @@ export class SelectMenus {
         )
         .join('') + (multi ? `<div class="select-hint">Choose ${min === max ? max : `${min}–${max}`}; the choice is sent when the menu closes.</div>` : '');
     wrapper.appendChild(menu);
+    place(wrapper, menu);
     wrapper.querySelector('.select-face').setAttribute('aria-expanded', 'true');
     this.open = { menu, wrapper, chosen: new Set(initial), initial, multi, messageId, customId, min, max };
     menu.addEventListener('click', (e) => {
@@ -68,4 +71,27 @@ export class SelectMenus {
       menu.querySelectorAll('.select-option').forEach((el) => el.setAttribute('aria-selected', String(s.has(el.dataset.value))));
     });
   }
+}
+
+/** The tallest a menu grows (style.css's .select-menu max-height) and the least it shrinks to. */
+const MAX_HEIGHT = 320;
+const MIN_HEIGHT = 120;
+const GAP = 8;
+
+/**
+ * Opens `menu` below its face, or above when it does not fit below and there is more room above;
+ * its height is kept to the room on that side of the visible message list (the list scrolls and
+ * clips what sticks out of it, and the message box sits right under it).
+ */
+function place(wrapper, menu) {
+  const face = wrapper.querySelector('.select-face').getBoundingClientRect();
+  const pane = wrapper.closest('.messages')?.getBoundingClientRect();
+  const top = Math.max(pane?.top ?? 0, 0);
+  const bottom = Math.min(pane?.bottom ?? window.innerHeight, window.innerHeight);
+  const below = bottom - face.bottom - GAP;
+  const above = face.top - top - GAP;
+  const natural = Math.min(menu.scrollHeight, MAX_HEIGHT);
+  const up = natural > below && above > below;
+  menu.classList.toggle('opens-up', up);
+  menu.style.maxHeight = `${Math.max(MIN_HEIGHT, Math.min(MAX_HEIGHT, up ? above : below))}px`;
 }
