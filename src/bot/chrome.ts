@@ -13,12 +13,12 @@ import type { BoardMeta, MessagePayload, NotificationMeta } from './game-module.
 
 export type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
 
-/** The link button to a game's board message. */
-export const boardLinkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' });
+/** The link button to a game's board message ("Open the board"; Krellstones' DMs say "Board"). */
+export const boardLinkButton = (url: string, label = 'Open the board'): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label });
 
 /** The "Open the board" row of a DM, or nothing while the board has no message yet. */
-export function linkRow(url: string | null): APIActionRowComponent<APIButtonComponent>[] {
-  return url ? [{ type: ComponentType.ActionRow, components: [boardLinkButton(url)] }] : [];
+export function linkRow(url: string | null | undefined, label?: string): APIActionRowComponent<APIButtonComponent>[] {
+  return url ? [{ type: ComponentType.ActionRow, components: [boardLinkButton(url, label)] }] : [];
 }
 
 /** The platform's Forfeit button (`g:resign`, which asks the clicker to confirm). */
