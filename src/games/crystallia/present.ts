@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
+import { changedNotice, deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
 import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -140,7 +140,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     }
     return { content: `${head}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
-  if (n.type === 'update') return { content: `${title} changed: see the board.${board}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+  if (n.type === 'update') return changedNotice(title, meta.boardUrl, { withUrl: true });
   const result = outcomeText(n, { scores: n.scores, timedOut: n.timedOut });
   return { content: `${title} is over. ${result} The board shows every score in detail.${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
 }

@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInMessageActionRow } from 'discord.js';
-import { linkRow } from '../../bot/chrome.ts';
+import { changedNotice, linkRow } from '../../bot/chrome.ts';
 import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -280,7 +280,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     }
     return { content: `${title} waits for you: see the board.`, components: links, allowed_mentions: { parse: [] } };
   }
-  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
+  if (n.type === 'update') return changedNotice(title, meta.boardUrl, { label: 'Board' });
   const scores = n.scores ?? {};
   const ranked = Object.entries(scores).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
   const list = ranked.length ? ` (rounds won: ${ranked.map(([p, s]) => `${mention(p)} ${s}`).join(' · ')})` : '';
