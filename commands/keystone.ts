@@ -1,13 +1,13 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
-import { defineCommand, type BotDeps } from '../src/bot/command.ts';
+import type { BotDeps } from '../src/bot/command.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
 import { mention } from '../src/bot/format.ts';
-import { autocompleteGame, commonSubcommandSchemas, gameIdSchema, gameOptionBuilder, readCommon, runCommonSubcommand, withGameSubcommands } from '../src/bot/game-commands.ts';
+import { gameCommand, subcommand, userOption } from '../src/bot/game-command.ts';
+import { gameIdSchema, gameOptionBuilder } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
-import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
+import { EPHEMERAL, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
 import { openTableCommand } from '../src/bot/tables.ts';
 import { card as cardData, type KeystoneView } from '../src/games/keystone/engine/index.ts';
 import { keystone } from '../src/games/keystone/index.ts';
@@ -25,75 +25,37 @@ import { getGame, playMove, resolveOwnGame } from '../src/services/games.ts';
 const module = keystone as GameModule;
 const KIND = module.kind;
 
-const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
+const table = subcommand({
+  name: 'table',
+  description: 'Open a table here; others take a seat with the Join button.',
+  options: (s) =>
+    s.addIntegerOption((o) =>
+      o
+        .setName('seats')
+        .setDescription('4 (default; you may start once 3 are seated) or 3')
+        .addChoices({ name: '4 seats (start with 3 if you like)', value: 4 }, { name: '3 seats', value: 3 }),
+    ),
+  schema: { subcommand: z.literal('table'), seats: z.union([z.literal(3), z.literal(4)]).nullable().transform((x) => x ?? 4) },
+  run: (interaction, input, deps) => openTableCommand(interaction, deps, module, {}, input.seats, input.seats === 4 ? { minSeats: 3 } : {}),
+});
 
-const schema = z.discriminatedUnion('subcommand', [
-  z.object({ subcommand: z.literal('table'), seats: z.union([z.literal(3), z.literal(4)]).nullable().transform((x) => x ?? 4) }),
-  z.object({ subcommand: z.literal('join'), opponent: userOption, more: z.array(userOption).max(2).default([]) }),
-  z.object({ subcommand: z.literal('play'), card: z.string().min(1).max(40), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('place'), card: z.string().min(1).max(40), line: z.string().min(1).max(20), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('hand'), game: gameIdSchema }),
-  ...commonSubcommandSchemas,
-]);
-type Input = z.infer<typeof schema>;
-
-const builder = new SlashCommandBuilder()
-  .setName(KIND)
-  .setDescription('Play Keystone: 3-4 players, tricks with hidden hands, your own lines, and the Sun.')
-  .setDMPermission(false)
-  .addSubcommand((s) =>
+/** The join: 2 or 3 named players (an invited table, or in a Rest Phase an intent for a whole table). */
+const join = subcommand({
+  name: 'join',
+  description: 'Name 2 or 3 players for a table (in a Rest Phase: your intent for that table).',
+  options: (s) =>
     s
-      .setName('table')
-      .setDescription('Open a table here; others take a seat with the Join button.')
-      .addIntegerOption((o) =>
-        o
-          .setName('seats')
-          .setDescription('4 (default; you may start once 3 are seated) or 3')
-          .addChoices({ name: '4 seats (start with 3 if you like)', value: 4 }, { name: '3 seats', value: 3 }),
-      ),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('join')
-      .setDescription('Name 2 or 3 players for a table (in a Rest Phase: your intent for that table).')
       .addUserOption((o) => o.setName('opponent').setDescription('A player you want at your table').setRequired(true))
       .addUserOption((o) => o.setName('opponent2').setDescription('Another player (2 are needed)').setRequired(true))
       .addUserOption((o) => o.setName('opponent3').setDescription('A third player, for a table of four')),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('play')
-      .setDescription('Play a card from your hand (the same as the menu in My hand).')
-      .addStringOption((o) => o.setName('card').setDescription('The card, e.g. red-7 or god').setRequired(true).setAutocomplete(true))
-      .addIntegerOption(gameOptionBuilder),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('place')
-      .setDescription('Place one of the cards you won: on top of one of your lines, or as a new line.')
-      .addStringOption((o) => o.setName('card').setDescription('A won card waiting to be placed').setRequired(true).setAutocomplete(true))
-      .addStringOption((o) => o.setName('line').setDescription('The line number, or "new"').setRequired(true).setAutocomplete(true))
-      .addIntegerOption(gameOptionBuilder),
-  )
-  .addSubcommand((s) => s.setName('hand').setDescription('Show your hand (only to you).').addIntegerOption(gameOptionBuilder));
-const data = withGameSubcommands(builder, module);
-
-function read(interaction: ChatInputCommandInteraction): unknown {
-  const subcommand = interaction.options.getSubcommand(false);
-  const user = interaction.options.getUser('opponent');
-  return {
-    subcommand,
-    ...(user ? { opponent: { id: user.id, name: displayName(user), bot: user.bot } } : {}),
-    more: ['opponent2', 'opponent3']
-      .map((n) => interaction.options.getUser(n))
-      .filter((u) => u !== null)
-      .map((u) => ({ id: u.id, name: displayName(u), bot: u.bot })),
-    seats: interaction.options.getInteger('seats'),
-    card: interaction.options.getString('card'),
-    line: interaction.options.getString('line'),
-    ...readCommon(interaction),
-  };
-}
+  schema: {
+    subcommand: z.literal('join'),
+    opponent: userOption,
+    opponent2: userOption.nullable(),
+    opponent3: userOption.nullable(),
+  },
+  run: (interaction, input, deps) => joinOrIntend(interaction, deps, module, [input.opponent, ...[input.opponent2, input.opponent3].filter((u) => u !== null)], null),
+});
 
 /** The invoker's Keystone game (the option, or their only one) and their view of it. */
 async function ownView(interaction: ChatInputCommandInteraction | AutocompleteInteraction, deps: BotDeps, game: number | null) {
@@ -107,54 +69,65 @@ async function ownView(interaction: ChatInputCommandInteraction | AutocompleteIn
   return { guildId, gameId, snap, view: snap.view(interaction.user.id) as KeystoneView };
 }
 
-async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
-  switch (input.subcommand) {
-    case 'table':
-      return openTableCommand(interaction, deps, module, {}, input.seats, input.seats === 4 ? { minSeats: 3 } : {});
-    case 'join':
-      return joinOrIntend(interaction, deps, module, [input.opponent, ...input.more], null);
-    case 'hand': {
-      const { gameId, snap, view } = await ownView(interaction, deps, input.game);
-      await interaction.reply({ ...toDiscord(handPanel(view, interaction.user.id, { gameId, version: snap.game.version })), flags: EPHEMERAL } as never);
-      return;
+const hand = subcommand({
+  name: 'hand',
+  description: 'Show your hand (only to you).',
+  options: (s) => s.addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('hand'), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const { gameId, snap, view } = await ownView(interaction, deps, input.game);
+    await interaction.reply({ ...toDiscord(handPanel(view, interaction.user.id, { gameId, version: snap.game.version })), flags: EPHEMERAL } as never);
+  },
+});
+
+const play = subcommand({
+  name: 'play',
+  description: 'Play a card from your hand (the same as the menu in My hand).',
+  options: (s) =>
+    s.addStringOption((o) => o.setName('card').setDescription('The card, e.g. red-7 or god').setRequired(true).setAutocomplete(true)).addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('play'), card: z.string().min(1).max(40), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const { guildId, gameId, snap, view } = await ownView(interaction, deps, input.game);
+    const hand = (view.hand ?? []).map((c) => c.id);
+    const id = parseCard(input.card, hand);
+    if (!id) {
+      throw new UserError('keystone/not-in-hand', `You hold no card “${input.card}”. Your hand: ${handText(view.hand ?? [])}. Name a card like \`red-7\` or \`god\` (the menu lists yours).`);
     }
-    case 'play': {
-      const { guildId, gameId, snap, view } = await ownView(interaction, deps, input.game);
-      const hand = (view.hand ?? []).map((c) => c.id);
-      const id = parseCard(input.card, hand);
-      if (!id) {
-        throw new UserError('keystone/not-in-hand', `You hold no card “${input.card}”. Your hand: ${handText(view.hand ?? [])}. Name a card like \`red-7\` or \`god\` (the menu lists yours).`);
-      }
-      const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'play', card: id }, expectedVersion: snap.game.version });
-      const after = result.after.view(interaction.user.id) as KeystoneView;
-      const next = after.outcome ? ' The match is over: see the board.' : after.turn ? ` Next: ${mention(after.turn)}.` : '';
-      await interaction.reply({ content: `🃏 You played ${cardTextOf(id)} in game #${gameId}.${next}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
-      return;
-    }
-    case 'place': {
-      const { guildId, gameId, snap, view } = await ownView(interaction, deps, input.game);
-      const waiting = view.waiting?.player === interaction.user.id ? view.waiting.cards.map((c) => c.card.id) : [];
-      if (waiting.length === 0) throw new UserError('keystone/nothing-to-place', 'You have no won cards waiting to be placed now.');
-      const id = parseCard(input.card, waiting);
-      if (!id) throw new UserError('keystone/not-waiting', `“${input.card}” is not one of your won cards waiting to be placed: ${waiting.map(cardTextOf).join(' ')}.`);
-      const line = parseLine(input.line);
-      if (line === null) throw new UserError('keystone/bad-line', 'Give a line by its number (as on the board) or `new` for a new line.');
-      const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'place', card: id, line }, expectedVersion: snap.game.version });
-      const after = result.after.view(interaction.user.id) as KeystoneView;
-      const left = after.waiting?.player === interaction.user.id ? ` Still to place: ${after.waiting.cards.map((c) => cardText(c.card)).join(' ')}.` : '';
-      await interaction.reply({ content: `📥 You placed ${cardTextOf(id)} ${line === 'new' ? 'as a new line' : `on line ${line + 1}`} in game #${gameId}.${left}`, flags: EPHEMERAL });
-      return;
-    }
-    default:
-      return runCommonSubcommand(interaction, input, deps, module);
-  }
-}
+    const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'play', card: id }, expectedVersion: snap.game.version });
+    const after = result.after.view(interaction.user.id) as KeystoneView;
+    const next = after.outcome ? ' The match is over: see the board.' : after.turn ? ` Next: ${mention(after.turn)}.` : '';
+    await interaction.reply({ content: `🃏 You played ${cardTextOf(id)} in game #${gameId}.${next}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
+  },
+});
+
+const place = subcommand({
+  name: 'place',
+  description: 'Place one of the cards you won: on top of one of your lines, or as a new line.',
+  options: (s) =>
+    s
+      .addStringOption((o) => o.setName('card').setDescription('A won card waiting to be placed').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('line').setDescription('The line number, or "new"').setRequired(true).setAutocomplete(true))
+      .addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('place'), card: z.string().min(1).max(40), line: z.string().min(1).max(20), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const { guildId, gameId, snap, view } = await ownView(interaction, deps, input.game);
+    const waiting = view.waiting?.player === interaction.user.id ? view.waiting.cards.map((c) => c.card.id) : [];
+    if (waiting.length === 0) throw new UserError('keystone/nothing-to-place', 'You have no won cards waiting to be placed now.');
+    const id = parseCard(input.card, waiting);
+    if (!id) throw new UserError('keystone/not-waiting', `“${input.card}” is not one of your won cards waiting to be placed: ${waiting.map(cardTextOf).join(' ')}.`);
+    const line = parseLine(input.line);
+    if (line === null) throw new UserError('keystone/bad-line', 'Give a line by its number (as on the board) or `new` for a new line.');
+    const result = await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'place', card: id, line }, expectedVersion: snap.game.version });
+    const after = result.after.view(interaction.user.id) as KeystoneView;
+    const left = after.waiting?.player === interaction.user.id ? ` Still to place: ${after.waiting.cards.map((c) => cardText(c.card)).join(' ')}.` : '';
+    await interaction.reply({ content: `📥 You placed ${cardTextOf(id)} ${line === 'new' ? 'as a new line' : `on line ${line + 1}`} in game #${gameId}.${left}`, flags: EPHEMERAL });
+  },
+});
 
 /** Suggestions: your playable cards (or your hand), your waiting cards, the lines a card fits. */
 async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps): Promise<void> {
   const focused = interaction.options.getFocused(true);
   const sub = interaction.options.getSubcommand(false);
-  if (focused.name === 'game') return autocompleteGame(interaction, deps, module, sub === 'view');
   let view: KeystoneView;
   try {
     ({ view } = await ownView(interaction, deps, interaction.options.getInteger('game')));
@@ -187,10 +160,9 @@ async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps)
   return respondChoices(interaction, []);
 }
 
-export default defineCommand<Input>({
-  data,
-  schema: schema as unknown as z.ZodType<Input>,
-  read,
-  execute,
+export default gameCommand(module, {
+  description: 'Play Keystone: 3-4 players, tricks with hidden hands, your own lines, and the Sun.',
+  join: false,
+  subcommands: [table, join, play, place, hand],
   autocomplete,
 });

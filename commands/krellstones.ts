@@ -1,20 +1,11 @@
-import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discordjs/builders';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
-import { defineCommand, type BotDeps } from '../src/bot/command.ts';
+import type { BotDeps } from '../src/bot/command.ts';
 import { boardFor, playerNames } from '../src/bot/board.ts';
 import { joinOrIntend } from '../src/bot/cycle-commands.ts';
 import { mention } from '../src/bot/format.ts';
-import {
-  autocompleteGame,
-  commonSubcommandSchemas,
-  gameIdSchema,
-  gameOptionBuilder,
-  readCommon,
-  resignConfirmation,
-  runCommonSubcommand,
-  withGameSubcommands,
-} from '../src/bot/game-commands.ts';
+import { gameCommand, subcommand, userOption } from '../src/bot/game-command.ts';
+import { gameIdSchema, gameOptionBuilder, resignConfirmation, runCommonSubcommand } from '../src/bot/game-commands.ts';
 import type { GameModule } from '../src/bot/game-module.ts';
 import { toDiscord } from '../src/bot/game-routes.ts';
 import { EPHEMERAL, displayName, requireGuild, respondChoices } from '../src/bot/interaction-utils.ts';
@@ -41,58 +32,59 @@ import { findOpenTable, joinTable, leaveTable, readySeat, type TableWithSeats } 
 const module = krellstones as GameModule;
 const KIND = module.kind;
 
-const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.string(), bot: z.boolean() });
 const stoneOption = z.string().min(1).max(40);
 
-const schema = z.discriminatedUnion('subcommand', [
-  z.object({ subcommand: z.literal('start'), mat: z.string().max(60).nullable(), rounds: z.number().int().min(LIMITS.rounds.min).max(LIMITS.rounds.max).nullable() }),
-  z.object({
+const stoneArg = (o: import('@discordjs/builders').SlashCommandStringOption, what: string) => o.setName('stone').setDescription(what).setRequired(true).setAutocomplete(true).setMaxLength(40);
+
+const start = subcommand({
+  name: 'start',
+  description: 'Host a game here on one of your mats; others join with /krellstones join host:@you.',
+  options: (s) =>
+    s
+      .addStringOption((o) => o.setName('mat').setDescription('Which of your mats (default: your first)').setAutocomplete(true).setMaxLength(60))
+      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17 (default 5)').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max)),
+  schema: { subcommand: z.literal('start'), mat: z.string().max(60).nullable(), rounds: z.number().int().min(LIMITS.rounds.min).max(LIMITS.rounds.max).nullable() },
+  async run(interaction, input, deps) {
+    const guildId = requireGuild(interaction);
+    const { mat } = await checkHost(deps.ctx, guildId, interaction.user.id, input.mat);
+    const options = { rounds: input.rounds ?? LIMITS.rounds.default };
+    return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id, matName: mat.data.name } });
+  },
+});
+
+const rules = subcommand({
+  name: 'rules',
+  description: 'The host, before the start: rounds, rerolls on/off, sideboard size, pace.',
+  options: (s) =>
+    s
+      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max))
+      .addBooleanOption((o) => o.setName('rerolls').setDescription('Allow rerolls (on by default)'))
+      .addIntegerOption((o) => o.setName('sideboard').setDescription('Sideboard size 1-10, or 0 for none').setMinValue(0).setMaxValue(LIMITS.sideboard.max))
+      .addStringOption((o) => o.setName('pace').setDescription('The pace').addChoices(...PACES.map((p) => ({ name: p, value: p })))),
+  schema: {
     subcommand: z.literal('rules'),
     rounds: z.number().int().min(LIMITS.rounds.min).max(LIMITS.rounds.max).nullable(),
     rerolls: z.boolean().nullable(),
     sideboard: z.number().int().min(0).max(LIMITS.sideboard.max).nullable(),
     pace: z.enum(PACES).nullable(),
-  }),
-  z.object({ subcommand: z.literal('join'), host: userOption, more: z.array(userOption).max(2).default([]), mode: z.enum(['any', 'each', 'together']).nullable().default(null) }),
-  z.object({ subcommand: z.literal('select'), stone: stoneOption, replace: stoneOption.nullable().default(null) }),
-  z.object({ subcommand: z.literal('unselect'), stone: stoneOption }),
-  z.object({ subcommand: z.literal('ready') }),
-  z.object({ subcommand: z.literal('sideboard'), add: stoneOption.nullable(), player: userOption.nullable() }),
-  z.object({ subcommand: z.literal('abandon'), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('yell'), text: z.string().min(1).max(200), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('pace'), pace: z.enum(PACES), game: gameIdSchema }),
-  z.object({ subcommand: z.literal('view'), game: gameIdSchema, player: userOption.nullable().default(null) }),
-  // The shared subcommands but `view` (ours also takes a player), by name: the list grows.
-  ...commonSubcommandSchemas.filter((s): s is Exclude<(typeof commonSubcommandSchemas)[number], (typeof commonSubcommandSchemas)[2]> => s.shape.subcommand.value !== 'view'),
-]);
-type Input = z.infer<typeof schema>;
+  },
+  async run(interaction, input, deps) {
+    const guildId = requireGuild(interaction);
+    if ([input.rounds, input.rerolls, input.sideboard, input.pace].every((x) => x === null)) {
+      throw new UserError('krellstones/no-rules', 'Give at least one rule to change: rounds, rerolls, sideboard or pace.');
+    }
+    const table = await setRules(deps.ctx, { guildId, userId: interaction.user.id, rounds: input.rounds, rerolls: input.rerolls, sideboard: input.sideboard === null ? null : input.sideboard === 0 ? 'off' : input.sideboard, pace: input.pace });
+    const { rulesText } = await import('../src/games/krellstones/present.ts');
+    await interaction.reply({ content: `📜 Table #${table.id} now plays: ${rulesText(table.options)}. Everyone confirms again with **Ready**.`, flags: EPHEMERAL });
+  },
+});
 
-const stoneArg = (o: import('@discordjs/builders').SlashCommandStringOption, what: string) => o.setName('stone').setDescription(what).setRequired(true).setAutocomplete(true).setMaxLength(40);
-
-const builder = new SlashCommandBuilder()
-  .setName(KIND)
-  .setDescription('Play Krellstones: bring your own stones, roll, reroll in secret, and yell in time.')
-  .setDMPermission(false)
-  .addSubcommand((s) =>
+/** The join names a host (whose table the invoker takes a seat at), or in a Rest Phase up to three players to intend a game with. */
+const join = subcommand({
+  name: 'join',
+  description: "Join a host's table (in a Rest Phase: your intent to play them, and up to two more).",
+  options: (s) =>
     s
-      .setName('start')
-      .setDescription('Host a game here on one of your mats; others join with /krellstones join host:@you.')
-      .addStringOption((o) => o.setName('mat').setDescription('Which of your mats (default: your first)').setAutocomplete(true).setMaxLength(60))
-      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17 (default 5)').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max)),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('rules')
-      .setDescription('The host, before the start: rounds, rerolls on/off, sideboard size, pace.')
-      .addIntegerOption((o) => o.setName('rounds').setDescription('Rounds, 1-17').setMinValue(LIMITS.rounds.min).setMaxValue(LIMITS.rounds.max))
-      .addBooleanOption((o) => o.setName('rerolls').setDescription('Allow rerolls (on by default)'))
-      .addIntegerOption((o) => o.setName('sideboard').setDescription('Sideboard size 1-10, or 0 for none').setMinValue(0).setMaxValue(LIMITS.sideboard.max))
-      .addStringOption((o) => o.setName('pace').setDescription('The pace').addChoices(...PACES.map((p) => ({ name: p, value: p })))),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('join')
-      .setDescription("Join a host's table (in a Rest Phase: your intent to play them, and up to two more).")
       .addUserOption((o) => o.setName('host').setDescription('The host (in a Rest Phase: a player you want to play)').setRequired(true))
       .addUserOption((o) => o.setName('player2').setDescription('Rest Phase only: another player for the same table'))
       .addUserOption((o) => o.setName('player3').setDescription('Rest Phase only: a third player for the same table'))
@@ -102,66 +94,152 @@ const builder = new SlashCommandBuilder()
           .setDescription('Rest Phase, several named: one table with all (together), or a game against any/each')
           .addChoices({ name: 'together', value: 'together' }, { name: 'any', value: 'any' }, { name: 'each', value: 'each' }),
       ),
-  )
-  .addSubcommand((s) =>
+  schema: {
+    subcommand: z.literal('join'),
+    host: userOption,
+    player2: userOption.nullable(),
+    player3: userOption.nullable(),
+    mode: z.enum(['any', 'each', 'together']).nullable().default(null),
+  },
+  async run(interaction, input, deps) {
+    const guildId = requireGuild(interaction);
+    const more = [input.player2, input.player3].filter((u) => u !== null);
+    // Several named: one table with all of them unless `mode` says otherwise.
+    if (await runsCycles(deps.ctx, guildId)) return joinOrIntend(interaction, deps, module, [input.host, ...more], input.mode ?? (more.length ? 'together' : null));
+    if (more.length || input.mode) throw new UserError('krellstones/join-one', 'Outside a Rest Phase, `join` takes just the `host` whose table you join.');
+    if (input.host.id === interaction.user.id) throw new UserError('krellstones/join-self', 'That is you: host with `/krellstones start`, or name the host whose table you join.');
+    const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: input.host.id, hostOnly: true });
+    if (!table) throw new UserError('krellstones/no-table', `${mention(input.host.id)} is not hosting a Krellstones table waiting for players. Ask them to \`/krellstones start\`, or host your own.`);
+    if (table.seats.length >= table.seatCount) throw new UserError('krellstones/table-full', `${mention(input.host.id)}'s table is full (${table.seatCount} players).`);
+    await checkJoin(deps.ctx, guildId, interaction.user.id, table.id);
+    const r = await joinTable(deps.ctx, { tableId: table.id, guildId, guildName: interaction.guild?.name ?? '', user: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot } });
+    await interaction.reply({
+      content: `🪑 ${mention(interaction.user.id)} joins ${mention(input.host.id)}'s Krellstones table #${r.table.id} (${r.table.seats.length} of ${r.table.seatCount}). Choose your stones with **Choose stones** on the table or \`/krellstones select\`, then **Ready**.`,
+      allowedMentions: { users: [input.host.id] },
+    });
+  },
+});
+
+const select = subcommand({
+  name: 'select',
+  description: 'A stone to bring (before the start), to reroll, or to swap in from your sideboard.',
+  options: (s) =>
     s
-      .setName('select')
-      .setDescription('A stone to bring (before the start), to reroll, or to swap in from your sideboard.')
       .addStringOption((o) => stoneArg(o, 'One of your stones (number or alias)'))
       .addStringOption((o) => o.setName('replace').setDescription('Between rounds: which active stone it replaces (which Krell)').setAutocomplete(true).setMaxLength(40)),
-  )
-  .addSubcommand((s) => s.setName('unselect').setDescription('Put back a stone you chose to bring, or to reroll.').addStringOption((o) => stoneArg(o, 'A stone you chose')))
-  .addSubcommand((s) => s.setName('ready').setDescription('Ready: to start (the rest drawn at random from your stones), with your rerolls, or done swapping.'))
-  .addSubcommand((s) =>
+  schema: { subcommand: z.literal('select'), stone: stoneOption, replace: stoneOption.nullable().default(null) },
+  async run(interaction, input, deps) {
+    const g = await runningChoice(interaction, deps);
+    if (g) return selectInGame(interaction, deps, g, input.stone, input.replace);
+    const r = await selectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
+    return lobbyReply(interaction, `✅ You bring your ${r.stone}`, r.table);
+  },
+});
+
+const unselect = subcommand({
+  name: 'unselect',
+  description: 'Put back a stone you chose to bring, or to reroll.',
+  options: (s) => s.addStringOption((o) => stoneArg(o, 'A stone you chose')),
+  schema: { subcommand: z.literal('unselect'), stone: stoneOption },
+  async run(interaction, input, deps) {
+    const g = await runningChoice(interaction, deps);
+    if (g) return unselectInGame(interaction, deps, g, input.stone);
+    const r = await unselectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
+    return lobbyReply(interaction, `↩️ Your ${r.stone} is put back`, r.table);
+  },
+});
+
+const ready = subcommand({
+  name: 'ready',
+  description: 'Ready: to start (the rest drawn at random from your stones), with your rerolls, or done swapping.',
+  schema: { subcommand: z.literal('ready') },
+  async run(interaction, _input, deps) {
+    const g = await runningChoice(interaction, deps);
+    if (g) {
+      await playMove(deps.ctx, { gameId: g.gameId, userId: interaction.user.id, guildId: g.guildId, kind: KIND, move: { type: 'ready' } });
+      const n = g.view.phase === 'rerolls' ? (g.view.seats[interaction.user.id]!.selection ?? []).length : 0;
+      const note = g.view.phase === 'rerolls' ? (n ? `${n} stone${n === 1 ? '' : 's'} to reroll, secret until the rerolls` : 'you reroll nothing') : 'no more swaps this time';
+      await interaction.reply({ content: `✅ Ready in game #${g.gameId}: ${note}.`, flags: EPHEMERAL });
+      return;
+    }
+    return readyCommand(interaction, deps);
+  },
+});
+
+const sideboard = subcommand({
+  name: 'sideboard',
+  description: 'Add a stone to your sideboard before the start, or view a sideboard.',
+  options: (s) =>
     s
-      .setName('sideboard')
-      .setDescription('Add a stone to your sideboard before the start, or view a sideboard.')
       .addStringOption((o) => o.setName('add').setDescription('A stone to add to your sideboard').setAutocomplete(true).setMaxLength(40))
       .addUserOption((o) => o.setName('player').setDescription("Whose sideboard to view (an opponent's only after the start)")),
-  )
-  .addSubcommand((s) => s.setName('abandon').setDescription('Leave your table before the start, or forfeit your game (asks to confirm).').addIntegerOption(gameOptionBuilder))
-  .addSubcommand((s) =>
-    s
-      .setName('yell')
-      .setDescription('Pup in the Hangar: yell for your Master (only KRELLSTONES! exactly counts).')
-      .addStringOption((o) => o.setName('text').setDescription('Your yell').setRequired(true).setMaxLength(200))
-      .addIntegerOption(gameOptionBuilder),
-  )
-  .addSubcommand((s) =>
-    s
-      .setName('pace')
-      .setDescription('The host: change the pace (FAST, NORMAL, SLOW), before or during the game.')
-      .addStringOption((o) => o.setName('pace').setDescription('The pace').setRequired(true).addChoices(...PACES.map((p) => ({ name: p, value: p }))))
-      .addIntegerOption(gameOptionBuilder),
-  );
-const data = withGameSubcommands(builder, module);
-// `view` also takes a player: their running game, or the table they sit at.
-(data.options.find((o) => (o as SlashCommandSubcommandBuilder).name === 'view') as SlashCommandSubcommandBuilder | undefined)?.addUserOption((o) =>
-  o.setName('player').setDescription("A player: their game (or the table they wait at)"),
-);
+  schema: { subcommand: z.literal('sideboard'), add: stoneOption.nullable(), player: userOption.nullable() },
+  run: (interaction, input, deps) => sideboardCommand(interaction, input, deps),
+});
 
-const user = (u: import('discord.js').User | null) => (u ? { id: u.id, name: displayName(u), bot: u.bot } : null);
+const abandon = subcommand({
+  name: 'abandon',
+  description: 'Leave your table before the start, or forfeit your game (asks to confirm).',
+  options: (s) => s.addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('abandon'), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const guildId = requireGuild(interaction);
+    const table = input.game === null ? await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id }) : null;
+    if (table) {
+      const after = await leaveTable(deps.ctx, { tableId: table.id, guildId, userId: interaction.user.id });
+      await interaction.reply({ content: after.status === 'cancelled' ? `🚪 You closed your table #${table.id}: no game starts.` : `🚪 You left table #${table.id}.`, flags: EPHEMERAL });
+      return;
+    }
+    const { gameId, snap } = await ownGame(interaction, deps, input.game);
+    if (snap.game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
+    await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length, !module.engine.out));
+  },
+});
 
-function read(interaction: ChatInputCommandInteraction): unknown {
-  const sub = interaction.options.getSubcommand(false);
-  return {
-    subcommand: sub,
-    mat: interaction.options.getString('mat'),
-    rounds: interaction.options.getInteger('rounds'),
-    rerolls: interaction.options.getBoolean('rerolls'),
-    sideboard: sub === 'rules' ? interaction.options.getInteger('sideboard') : undefined,
-    pace: interaction.options.getString('pace'),
-    ...(interaction.options.getUser('host') ? { host: user(interaction.options.getUser('host')) } : {}),
-    more: ['player2', 'player3'].map((n) => user(interaction.options.getUser(n))).filter((u) => u !== null),
-    mode: interaction.options.getString('mode'),
-    stone: interaction.options.getString('stone'),
-    replace: interaction.options.getString('replace'),
-    add: interaction.options.getString('add'),
-    player: user(interaction.options.getUser('player')),
-    text: interaction.options.getString('text'),
-    ...readCommon(interaction),
-  };
-}
+const yell = subcommand({
+  name: 'yell',
+  description: 'Pup in the Hangar: yell for your Master (only KRELLSTONES! exactly counts).',
+  options: (s) => s.addStringOption((o) => o.setName('text').setDescription('Your yell').setRequired(true).setMaxLength(200)).addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('yell'), text: z.string().min(1).max(200), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const { guildId, gameId } = await ownGame(interaction, deps, input.game);
+    // Late: the refusal says when the window closed and how long it was open.
+    await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } }).catch(async (err: unknown) => {
+      throw await explainLateYell(deps.ctx, gameId, guildId, interaction.user.id, err);
+    });
+    await interaction.reply({ content: yellHeard(interaction.user.id, gameId), allowedMentions: { parse: [] } });
+  },
+});
+
+const pace = subcommand({
+  name: 'pace',
+  description: 'The host: change the pace (FAST, NORMAL, SLOW), before or during the game.',
+  options: (s) =>
+    s.addStringOption((o) => o.setName('pace').setDescription('The pace').setRequired(true).addChoices(...PACES.map((p) => ({ name: p, value: p })))).addIntegerOption(gameOptionBuilder),
+  schema: { subcommand: z.literal('pace'), pace: z.enum(PACES), game: gameIdSchema },
+  async run(interaction, input, deps) {
+    const guildId = requireGuild(interaction);
+    if (input.game === null) {
+      const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
+      if (table) {
+        await setRules(deps.ctx, { guildId, userId: interaction.user.id, pace: input.pace });
+        await interaction.reply({ content: `⏱️ Table #${table.id} will play at **${input.pace}** pace.`, flags: EPHEMERAL });
+        return;
+      }
+    }
+    const { gameId, snap } = await ownGame(interaction, deps, input.game);
+    await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace } });
+    await interaction.reply({ content: `⏱️ Game #${gameId} now runs at **${input.pace}** pace (the steps already running keep their deadlines).`, flags: EPHEMERAL });
+  },
+});
+
+/** The shared `view`, which also takes a player: their running game, or the table they sit at. */
+const view = subcommand({
+  name: 'view',
+  options: (s) => s.addUserOption((o) => o.setName('player').setDescription("A player: their game (or the table they wait at)")),
+  schema: { subcommand: z.literal('view'), game: gameIdSchema, player: userOption.nullable().default(null) },
+  run: (interaction, input, deps) => viewCommand(interaction, input, deps),
+});
 
 /** The invoker's running Krellstones game (the option, or their only one), as a seated player. */
 async function ownGame(interaction: ChatInputCommandInteraction, deps: BotDeps, game: number | null) {
@@ -265,7 +343,7 @@ async function readyCommand(interaction: ChatInputCommandInteraction, deps: BotD
   await interaction.reply({ content: `✅ Ready at table #${r.table.id}: you bring ${names.join(', ')}.${more}`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
 }
 
-async function sideboardCommand(interaction: ChatInputCommandInteraction, input: Extract<Input, { subcommand: 'sideboard' }>, deps: BotDeps): Promise<void> {
+async function sideboardCommand(interaction: ChatInputCommandInteraction, input: { add: string | null; player: { id: string } | null }, deps: BotDeps): Promise<void> {
   const guildId = requireGuild(interaction);
   if (input.add) {
     const r = await sideboardAdd(deps.ctx, { guildId, userId: interaction.user.id, stone: input.add });
@@ -293,7 +371,7 @@ async function sideboardCommand(interaction: ChatInputCommandInteraction, input:
   await interaction.reply({ content: `🧺 ${mention(who)}'s sideboard in game #${snap.game.id}: ${text}.`, flags: EPHEMERAL, allowedMentions: { parse: [] } });
 }
 
-async function viewCommand(interaction: ChatInputCommandInteraction, input: Extract<Input, { subcommand: 'view' }>, deps: BotDeps): Promise<void> {
+async function viewCommand(interaction: ChatInputCommandInteraction, input: { game: number | null; player: { id: string } | null }, deps: BotDeps): Promise<void> {
   const guildId = requireGuild(interaction);
   if (input.player) {
     const games = await listActiveGames(deps.ctx, { guildId, userId: input.player.id, kind: KIND });
@@ -319,115 +397,10 @@ async function viewCommand(interaction: ChatInputCommandInteraction, input: Extr
   return runCommonSubcommand(interaction, { subcommand: 'view', game: input.game }, deps, module);
 }
 
-async function execute(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void> {
-  switch (input.subcommand) {
-    case 'start': {
-      const guildId = requireGuild(interaction);
-      const { mat } = await checkHost(deps.ctx, guildId, interaction.user.id, input.mat);
-      const options = { rounds: input.rounds ?? LIMITS.rounds.default };
-      return openTableCommand(interaction, deps, module, options, LIMITS.players.max, { minSeats: LIMITS.players.min, hostData: { mat: mat.id, matName: mat.data.name } });
-    }
-    case 'rules': {
-      const guildId = requireGuild(interaction);
-      if ([input.rounds, input.rerolls, input.sideboard, input.pace].every((x) => x === null)) {
-        throw new UserError('krellstones/no-rules', 'Give at least one rule to change: rounds, rerolls, sideboard or pace.');
-      }
-      const table = await setRules(deps.ctx, { guildId, userId: interaction.user.id, rounds: input.rounds, rerolls: input.rerolls, sideboard: input.sideboard === null ? null : input.sideboard === 0 ? 'off' : input.sideboard, pace: input.pace });
-      const { rulesText } = await import('../src/games/krellstones/present.ts');
-      await interaction.reply({ content: `📜 Table #${table.id} now plays: ${rulesText(table.options)}. Everyone confirms again with **Ready**.`, flags: EPHEMERAL });
-      return;
-    }
-    case 'join': {
-      const guildId = requireGuild(interaction);
-      // Several named: one table with all of them unless `mode` says otherwise.
-      if (await runsCycles(deps.ctx, guildId)) return joinOrIntend(interaction, deps, module, [input.host, ...input.more], input.mode ?? (input.more.length ? 'together' : null));
-      if (input.more.length || input.mode) throw new UserError('krellstones/join-one', 'Outside a Rest Phase, `join` takes just the `host` whose table you join.');
-      if (input.host.id === interaction.user.id) throw new UserError('krellstones/join-self', 'That is you: host with `/krellstones start`, or name the host whose table you join.');
-      const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: input.host.id, hostOnly: true });
-      if (!table) throw new UserError('krellstones/no-table', `${mention(input.host.id)} is not hosting a Krellstones table waiting for players. Ask them to \`/krellstones start\`, or host your own.`);
-      if (table.seats.length >= table.seatCount) throw new UserError('krellstones/table-full', `${mention(input.host.id)}'s table is full (${table.seatCount} players).`);
-      await checkJoin(deps.ctx, guildId, interaction.user.id, table.id);
-      const r = await joinTable(deps.ctx, { tableId: table.id, guildId, guildName: interaction.guild?.name ?? '', user: { id: interaction.user.id, name: displayName(interaction.user), bot: interaction.user.bot } });
-      await interaction.reply({
-        content: `🪑 ${mention(interaction.user.id)} joins ${mention(input.host.id)}'s Krellstones table #${r.table.id} (${r.table.seats.length} of ${r.table.seatCount}). Choose your stones with **Choose stones** on the table or \`/krellstones select\`, then **Ready**.`,
-        allowedMentions: { users: [input.host.id] },
-      });
-      return;
-    }
-    case 'select': {
-      const g = await runningChoice(interaction, deps);
-      if (g) return selectInGame(interaction, deps, g, input.stone, input.replace);
-      const r = await selectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
-      return lobbyReply(interaction, `✅ You bring your ${r.stone}`, r.table);
-    }
-    case 'unselect': {
-      const g = await runningChoice(interaction, deps);
-      if (g) return unselectInGame(interaction, deps, g, input.stone);
-      const r = await unselectStone(deps.ctx, { guildId: requireGuild(interaction), userId: interaction.user.id, stone: input.stone });
-      return lobbyReply(interaction, `↩️ Your ${r.stone} is put back`, r.table);
-    }
-    case 'ready': {
-      const g = await runningChoice(interaction, deps);
-      if (g) {
-        await playMove(deps.ctx, { gameId: g.gameId, userId: interaction.user.id, guildId: g.guildId, kind: KIND, move: { type: 'ready' } });
-        const n = g.view.phase === 'rerolls' ? (g.view.seats[interaction.user.id]!.selection ?? []).length : 0;
-        const note = g.view.phase === 'rerolls' ? (n ? `${n} stone${n === 1 ? '' : 's'} to reroll, secret until the rerolls` : 'you reroll nothing') : 'no more swaps this time';
-        await interaction.reply({ content: `✅ Ready in game #${g.gameId}: ${note}.`, flags: EPHEMERAL });
-        return;
-      }
-      return readyCommand(interaction, deps);
-    }
-    case 'sideboard':
-      return sideboardCommand(interaction, input, deps);
-    case 'abandon': {
-      const guildId = requireGuild(interaction);
-      const table = input.game === null ? await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id }) : null;
-      if (table) {
-        const after = await leaveTable(deps.ctx, { tableId: table.id, guildId, userId: interaction.user.id });
-        await interaction.reply({ content: after.status === 'cancelled' ? `🚪 You closed your table #${table.id}: no game starts.` : `🚪 You left table #${table.id}.`, flags: EPHEMERAL });
-        return;
-      }
-      const { gameId, snap } = await ownGame(interaction, deps, input.game);
-      if (snap.game.status !== 'active') throw new UserError('game/over', `Game #${gameId} is already over.`);
-      await interaction.reply(resignConfirmation(gameId, snap.game.version, snap.game.seats.length, !module.engine.out));
-      return;
-    }
-    case 'yell': {
-      const { guildId, gameId } = await ownGame(interaction, deps, input.game);
-      // Late: the refusal says when the window closed and how long it was open.
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'yell', text: input.text } }).catch(async (err: unknown) => {
-        throw await explainLateYell(deps.ctx, gameId, guildId, interaction.user.id, err);
-      });
-      await interaction.reply({ content: yellHeard(interaction.user.id, gameId), allowedMentions: { parse: [] } });
-      return;
-    }
-    case 'pace': {
-      const guildId = requireGuild(interaction);
-      if (input.game === null) {
-        const table = await findOpenTable(deps.ctx, { guildId, kind: KIND, playerId: interaction.user.id });
-        if (table) {
-          await setRules(deps.ctx, { guildId, userId: interaction.user.id, pace: input.pace });
-          await interaction.reply({ content: `⏱️ Table #${table.id} will play at **${input.pace}** pace.`, flags: EPHEMERAL });
-          return;
-        }
-      }
-      const { gameId, snap } = await ownGame(interaction, deps, input.game);
-      await playMove(deps.ctx, { gameId, userId: interaction.user.id, guildId, kind: KIND, move: { type: 'pace', pace: input.pace } });
-      await interaction.reply({ content: `⏱️ Game #${gameId} now runs at **${input.pace}** pace (the steps already running keep their deadlines).`, flags: EPHEMERAL });
-      return;
-    }
-    case 'view':
-      return viewCommand(interaction, input, deps);
-    default:
-      return runCommonSubcommand(interaction, input, deps, module);
-  }
-}
-
 /** Suggestions: your stones (by number or alias, for select, unselect and the sideboard), your mats, games. */
 async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps): Promise<void> {
   const focused = interaction.options.getFocused(true);
   const sub = interaction.options.getSubcommand(false);
-  if (focused.name === 'game') return autocompleteGame(interaction, deps, module, sub === 'view');
   const guildId = interaction.guildId;
   if (!guildId) return respondChoices(interaction, []);
   const typed = String(focused.value).toLowerCase().replace(/^#/, '');
@@ -467,11 +440,9 @@ async function autocomplete(interaction: AutocompleteInteraction, deps: BotDeps)
   return respondChoices(interaction, []);
 }
 
-
-export default defineCommand<Input>({
-  data,
-  schema: schema as unknown as z.ZodType<Input>,
-  read,
-  execute,
+export default gameCommand(module, {
+  description: 'Play Krellstones: bring your own stones, roll, reroll in secret, and yell in time.',
+  join: false,
+  subcommands: [start, rules, join, select, unselect, ready, sideboard, abandon, yell, pace, view],
   autocomplete,
 });

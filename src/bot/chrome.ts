@@ -13,12 +13,12 @@ import type { BoardMeta, MessagePayload, NotificationMeta } from './game-module.
 
 export type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
 
-/** The link button to a game's board message. */
-export const boardLinkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' });
+/** The link button to a game's board message ("Open the board"; Krellstones' DMs say "Board"). */
+export const boardLinkButton = (url: string, label = 'Open the board'): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label });
 
 /** The "Open the board" row of a DM, or nothing while the board has no message yet. */
-export function linkRow(url: string | null): APIActionRowComponent<APIButtonComponent>[] {
-  return url ? [{ type: ComponentType.ActionRow, components: [boardLinkButton(url)] }] : [];
+export function linkRow(url: string | null | undefined, label?: string): APIActionRowComponent<APIButtonComponent>[] {
+  return url ? [{ type: ComponentType.ActionRow, components: [boardLinkButton(url, label)] }] : [];
 }
 
 /** The platform's Forfeit button (`g:resign`, which asks the clicker to confirm). */
@@ -61,6 +61,15 @@ export function fairDiceField(meta: Pick<BoardMeta, 'gameId' | 'seed' | 'seedCom
   };
 }
 
+/**
+ * The DM of a change that concerns a player but needs nothing of them: "**Keystone #5** changed:
+ * see the board." with the board link (`withUrl`: the link also as a line of text).
+ */
+export function changedNotice(title: string, boardUrl: string | null, opts: { label?: string; withUrl?: boolean } = {}): MessagePayload {
+  const line = opts.withUrl && boardUrl ? `\nBoard: ${boardUrl}` : '';
+  return { content: `${title} changed: see the board.${line}`, components: linkRow(boardUrl, opts.label), allowed_mentions: { parse: [] } };
+}
+
 /** What a game says in its turn DM and reminder; the platform words the rest. */
 export interface TurnWords<View> {
   /** The opening's emoji of a turn DM ("🎲"). */
@@ -99,7 +108,7 @@ export function turnNotifications<View>(name: string, words: TurnWords<View>): (
       const rows = meta.active && words.buttons ? words.buttons(view, { gameId: n.gameId, version: meta.version, cycle: meta.cycle }) : [];
       return { content, components: [...rows, ...link], allowed_mentions: { parse: [] } };
     }
-    if (n.type === 'update') return { content: `${title} changed: see the board.`, components: link, allowed_mentions: { parse: [] } };
+    if (n.type === 'update') return changedNotice(title, meta.boardUrl);
     const text = `${title} is over. ${resultText(n, n.scores ?? {}, n.timedOut ?? [])}`;
     return { content: `${text}${boardLine}`, components: link, allowed_mentions: { parse: [] } };
   };

@@ -1,4 +1,4 @@
-import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
+import { DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
 import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -6,6 +6,7 @@ import { leaderboardText, standings } from '../services/leaderboard.ts';
 import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
 import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
+import { linkRow } from './chrome.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
 import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
@@ -205,7 +206,7 @@ export class DiscordDeliverer implements Deliverer {
         const links = linkRowsOf(open.components);
         const fallback: MessagePayload = {
           ...open,
-          components: links.length || !meta.boardUrl ? links : [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url: meta.boardUrl, label: 'Open the board' }] }],
+          components: links.length ? links : linkRow(meta.boardUrl),
           content: `${mention(p.userId)} (your DMs are closed, so here it is) ${open.content ?? ''}`.slice(0, 2000),
           allowed_mentions: { users: [p.userId] },
         };
@@ -306,7 +307,7 @@ export class DiscordDeliverer implements Deliverer {
     const seat = rows[0];
     if (!seat) return 'not-live';
     const url = boardUrl({ guildId: seat.guild_id, channelId: seat.channel_id, boardMessageId: seat.board_message_id });
-    const body = { components: url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [] };
+    const body = { components: linkRow(url) };
     try {
       await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, seat.dm_message_id), { body }), seat.dm_channel_id);
     } catch (err) {

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { UserError } from '../services/errors.ts';
 import { getGame, type GameSnapshot } from '../services/games.ts';
 import { boardFor, boardUrl, playerNames } from './board.ts';
+import { linkRow } from './chrome.ts';
 import type { BotDeps } from './command.ts';
 import { customId } from './custom-id.ts';
 import { mention, ts } from './format.ts';
@@ -105,7 +106,7 @@ async function stateDm(ctx: ServiceContext, games: GameModules, snap: GameSnapsh
   const board = boardFor(games, snap, names);
   const title = `**${games.title(game.kind)} #${game.id}**`;
   const url = boardUrl(game);
-  const links: NonNullable<Rows> = url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [];
+  const links: NonNullable<Rows> = linkRow(url);
   let head: string;
   if (game.status !== 'active') head = `🏁 ${title} is over: the board shows how it ended.`;
   else {

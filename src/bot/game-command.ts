@@ -1,5 +1,5 @@
 import { SlashCommandBuilder, SlashCommandSubcommandBuilder } from '@discordjs/builders';
-import { ApplicationCommandOptionType, type ChatInputCommandInteraction } from 'discord.js';
+import { ApplicationCommandOptionType, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { z } from 'zod';
 import { defineCommand, type BotDeps, type CommandModule } from './command.ts';
 import { joinOrIntend } from './cycle-commands.ts';
@@ -22,22 +22,29 @@ export const userOption = z.object({ id: z.string().regex(/^\d+$/), name: z.stri
 /** One of the game's own subcommands: its builder, the zod schema of its options (read by name), and what it does. */
 export interface OwnSubcommand<Input extends { subcommand: string } = { subcommand: string }> {
   name: Input['subcommand'];
+  /** Extends the shared subcommand of this name (`build` adds options to it) instead of adding one. */
+  shared: boolean;
   build(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder;
   schema: z.ZodType<Input>;
   run(interaction: ChatInputCommandInteraction, input: Input, deps: BotDeps): Promise<void>;
 }
 
-/** Declares a subcommand with its input typed by its schema. */
+/**
+ * Declares a subcommand with its input typed by its schema. Without a description it extends the
+ * shared subcommand of that name (`view` of Krellstones also takes a player): its options are added
+ * after the shared ones, and its schema and `run` replace the shared ones.
+ */
 export function subcommand<Shape extends z.ZodRawShape & { subcommand: z.ZodLiteral<string> }>(def: {
   name: z.infer<Shape['subcommand']>;
-  description: string;
+  description?: string;
   options?(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder;
   schema: Shape;
   run(interaction: ChatInputCommandInteraction, input: z.infer<z.ZodObject<Shape>>, deps: BotDeps): Promise<void>;
 }): OwnSubcommand {
   return {
     name: def.name as string,
-    build: (s) => (def.options ?? ((x) => x))(s.setName(def.name as string).setDescription(def.description)),
+    shared: def.description === undefined,
+    build: (s) => (def.options ?? ((x) => x))(def.description === undefined ? s : s.setName(def.name as string).setDescription(def.description)),
     schema: z.object(def.schema) as unknown as z.ZodType<{ subcommand: string }>,
     run: def.run as unknown as OwnSubcommand['run'],
   };
@@ -59,7 +66,17 @@ function addJoin(s: SlashCommandSubcommandBuilder, module: GameModule): SlashCom
   return s;
 }
 
-export function gameCommand(module: GameModule, spec: { description: string; join?: boolean; subcommands?: OwnSubcommand[] }): CommandModule<unknown> {
+export function gameCommand(
+  module: GameModule,
+  spec: {
+    description: string;
+    /** False: the game words its join itself, as one of its own subcommands named `module.joinSubcommand` (its options differ: a variant, required opponents, a host). */
+    join?: boolean;
+    subcommands?: OwnSubcommand[];
+    /** Suggestions of the game's own options; the `game` option's are the platform's (`autocompleteGame`). */
+    autocomplete?(interaction: AutocompleteInteraction, deps: BotDeps): Promise<void>;
+  },
+): CommandModule<unknown> {
   const join = spec.join !== false;
   const own = spec.subcommands ?? [];
   const more = Array.from({ length: Math.max(0, module.maxIntentOpponents - 1) }, (_, i) => `opponent${i + 2}`);
@@ -70,20 +87,31 @@ export function gameCommand(module: GameModule, spec: { description: string; joi
     more: z.array(userOption).max(more.length).default([]),
     mode: z.enum(['any', 'each']).nullable().default(null),
   });
-  const schemas = [...(join ? [joinSchema] : []), ...own.map((o) => o.schema), ...commonSubcommandSchemas] as unknown as [z.ZodObject<{ subcommand: z.ZodLiteral<string> }>];
+  const common = commonSubcommandSchemas.filter((c) => !own.some((o) => o.name === c.shape.subcommand.value));
+  const schemas = [...(join ? [joinSchema] : []), ...own.map((o) => o.schema), ...common] as unknown as [z.ZodObject<{ subcommand: z.ZodLiteral<string> }>];
   const schema = z.discriminatedUnion('subcommand', schemas);
 
   const builder = new SlashCommandBuilder().setName(module.kind).setDescription(spec.description).setDMPermission(false);
   if (join) builder.addSubcommand((s) => addJoin(s, module));
-  for (const o of own) builder.addSubcommand((s) => o.build(s));
+  for (const o of own.filter((x) => !x.shared)) builder.addSubcommand((s) => o.build(s));
   const data = withGameSubcommands(builder, module);
+  for (const o of own.filter((x) => x.shared)) {
+    const shared = data.options.find((x): x is SlashCommandSubcommandBuilder => x instanceof SlashCommandSubcommandBuilder && x.name === o.name);
+    if (!shared) throw new Error(`/${module.kind}: no shared subcommand ${o.name} to extend`);
+    o.build(shared);
+  }
 
   // Every option the game's own subcommands declare, by name and type (read as discord.js resolves it).
-  const declared = own.flatMap((o) => (o.build(new SlashCommandSubcommandBuilder()).toJSON().options ?? []).map((x) => ({ name: x.name, type: x.type })));
+  const declared = own.flatMap((o) => (o.build(new SlashCommandSubcommandBuilder().setName(o.name).setDescription(o.name)).toJSON().options ?? []).map((x) => ({ name: x.name, type: x.type })));
   const readOwn = (interaction: ChatInputCommandInteraction): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const { name, type } of declared) {
       if (name === 'game') continue;
+      // The opponent of a game's own join: absent (an open challenge) or unresolved (refused), as the standard join reads it.
+      if (name === 'opponent' && type === ApplicationCommandOptionType.User) {
+        Object.assign(out, readOpponent(interaction));
+        continue;
+      }
       const key = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
       if (type === ApplicationCommandOptionType.Integer) out[key] = interaction.options.getInteger(name);
       else if (type === ApplicationCommandOptionType.Number) out[key] = interaction.options.getNumber(name);
@@ -125,6 +153,9 @@ export function gameCommand(module: GameModule, spec: { description: string; joi
       if (mine) return mine.run(interaction, input, deps);
       return runCommonSubcommand(interaction, input as CommonSubcommand, deps, module);
     },
-    autocomplete: (interaction, deps) => autocompleteGame(interaction, deps, module, interaction.options.getSubcommand(false) === 'view'),
+    autocomplete: (interaction, deps) =>
+      spec.autocomplete && interaction.options.getFocused(true).name !== 'game'
+        ? spec.autocomplete(interaction, deps)
+        : autocompleteGame(interaction, deps, module, interaction.options.getSubcommand(false) === 'view'),
   });
 }

@@ -1,4 +1,5 @@
 import { ButtonStyle, ComponentType, type APIButtonComponent } from 'discord.js';
+import { boardLinkButton } from './chrome.ts';
 import { customId } from './custom-id.ts';
 import { mention, outcomeText } from './format.ts';
 import type { GameModule, MessagePayload } from './game-module.ts';
@@ -50,7 +51,7 @@ export function resultMessage(r: ResultInput): MessagePayload {
   if (r.rematch) lines.push(humans.length > 1 ? 'Another one? **Rematch** starts the same game again once every player has clicked it.' : 'Another one? **Rematch** starts the same game again.');
   const buttons: APIButtonComponent[] = [];
   if (r.rematch) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: customId('g:rematch', r.gameId), label: 'Rematch', emoji: { name: '🔁' } });
-  if (r.boardUrl) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, url: r.boardUrl, label: 'Open the board' });
+  if (r.boardUrl) buttons.push(boardLinkButton(r.boardUrl));
   return {
     content: lines.join('\n').slice(0, 2000),
     components: buttons.length ? [{ type: ComponentType.ActionRow, components: buttons }] : [],

@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { deadlineLine, fairDiceField, linkRow, resultText, turnNotifications, withForfeit } from '../../src/bot/chrome.ts';
+import { changedNotice, deadlineLine, fairDiceField, linkRow, resultText, turnNotifications, withForfeit } from '../../src/bot/chrome.ts';
 import type { MessagePayload } from '../../src/bot/game-module.ts';
 
 const ids = (p: MessagePayload) => (p.components ?? []).map((r) => r.components.map((c) => ('custom_id' in c ? c.custom_id : 'url' in c ? c.url : '')));
@@ -35,5 +35,15 @@ describe('board chrome (the platform parts of every board)', () => {
     expect(turn.content).toBe('🎲 Your turn in **Nim #9** against Bob: heaps 3 · 4 · 5.\nTake some stones before <t:1767225600:f> (<t:1767225600:R>), or you lose the game.\nBoard: https://b');
     const over = dm({ type: 'game-over', gameId: 9, kind: 'nim', winners: [], reason: 'x' }, { ...meta, boardUrl: null });
     expect(over).toEqual({ content: '**Nim #9** is over. 🤝 A draw.', components: [], allowed_mentions: { parse: [] } });
+  });
+});
+
+describe('board links and the "changed" DM', () => {
+  it('one link helper for every board link, with the label a game keeps', () => {
+    expect(linkRow('https://b', 'Board')[0]!.components[0]).toEqual({ type: ComponentType.Button, style: ButtonStyle.Link, url: 'https://b', label: 'Board' });
+    expect(changedNotice('**Keystone #5**', null)).toEqual({ content: '**Keystone #5** changed: see the board.', components: [], allowed_mentions: { parse: [] } });
+    const withUrl = changedNotice('**Crystallia #5**', 'https://b', { withUrl: true });
+    expect(withUrl.content).toBe('**Crystallia #5** changed: see the board.\nBoard: https://b');
+    expect(ids(withUrl)).toEqual([['https://b']]);
   });
 });

@@ -1,5 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
-import { customId } from '../../bot/custom-id.ts';
+import { changedNotice, deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
 import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -70,14 +70,14 @@ function turnLines(view: CrystalliaView, meta: BoardMeta): string[] {
     const deadline = waiting.map((p) => meta.deadlines[p]).find((d) => d);
     return [
       `🔒 **Advanced Mode**: everyone chooses in secret which platforms to flip (**Choose my flips**). Waiting for ${waiting.map(mention).join(', ') || 'nobody'}.`,
-      ...(deadline ? [`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}); whoever has not chosen by then flips nothing.`] : []),
+      ...(deadline ? [deadlineLine(deadline, '; whoever has not chosen by then flips nothing.')] : []),
     ];
   }
   const t = view.turn!;
   const what = t.step === 'take' ? (t.mustDiscard ? 'no stone fits: one leaves the game' : `take a stone and place it${t.talismanAllowed ? ', or use a talisman' : ''}`) : 'finishing the turn';
   const lines = [`🎲 **Turn:** ${mention(t.player)}${t.second ? ' (**second turn**)' : ''}: ${what}.`];
   const deadline = meta.deadlines[t.player];
-  if (deadline) lines.push(`**Deadline:** ${ts(deadline, 'f')} (${ts(deadline, 'R')}); ${view.players.length > 2 ? 'a player who has not moved by then hands their seat to the autopilot and ranks last' : 'a player who has not moved by then loses the game'}.`);
+  if (deadline) lines.push(deadlineLine(deadline, view.players.length > 2 ? '; a player who has not moved by then hands their seat to the autopilot and ranks last.' : undefined));
   return lines;
 }
 
@@ -106,14 +106,10 @@ function board(view: CrystalliaView, meta: BoardMeta): MessagePayload {
         : { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: ids.make('play', meta.gameId, meta.version), label: 'Take your turn', emoji: { name: '🎲' } };
     components.push({
       type: ComponentType.ActionRow,
-      components: [play, { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId('g:resign', meta.gameId, meta.version), label: 'Forfeit…' }],
+      components: [play, forfeitButton(meta)],
     });
   }
   return { content, components, files: [boardPicture(view, meta)], allowed_mentions: { parse: [] } };
-}
-
-function linkRow(url: string | null): APIActionRowComponent<APIButtonComponent>[] {
-  return url ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Open the board' }] }] : [];
 }
 
 function notification(n: Notification, meta: NotificationMeta): MessagePayload {
@@ -144,7 +140,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     }
     return { content: `${head}\n${rule}${board}`.slice(0, 2000), components: [...rows, ...linkRow(meta.boardUrl)], allowed_mentions: { parse: [] } };
   }
-  if (n.type === 'update') return { content: `${title} changed: see the board.${board}`, components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
+  if (n.type === 'update') return changedNotice(title, meta.boardUrl, { withUrl: true });
   const result = outcomeText(n, { scores: n.scores, timedOut: n.timedOut });
   return { content: `${title} is over. ${result} The board shows every score in detail.${board}`.slice(0, 2000), components: linkRow(meta.boardUrl), allowed_mentions: { parse: [] } };
 }

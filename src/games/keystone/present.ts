@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
   type APISelectMenuOption,
 } from 'discord.js';
-import { boardLinkButton as linkButton, deadlineLine, forfeitButton } from '../../bot/chrome.ts';
+import { boardLinkButton as linkButton, changedNotice, deadlineLine, forfeitButton, linkRow } from '../../bot/chrome.ts';
 import { COLOURS as EMBED_COLOURS, mention, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { PlayerId } from '../../kernel/types.ts';
@@ -434,7 +434,7 @@ export function autoPanel(view: KeystoneView, meta: PanelMeta): MessagePayload {
 
 function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   const title = `**Keystone #${n.gameId}**`;
-  const links = meta.boardUrl ? [row([linkButton(meta.boardUrl)])] : [];
+  const links = linkRow(meta.boardUrl);
   if (n.type === 'turn' || n.type === 'reminder') {
     const view = n.view as KeystoneView;
     const me = view.turn;
@@ -463,7 +463,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     if (meta.boardUrl) lines.push(`Board: ${meta.boardUrl}`);
     return { content: lines.join('\n').slice(0, 2000), components: [...components, ...links], allowed_mentions: { parse: [] } };
   }
-  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
+  if (n.type === 'update') return changedNotice(title, meta.boardUrl);
   // Winners first, then the others, each highest first (the platform's order for results, as namedScores).
   const ranked = Object.entries(n.scores ?? {}).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
   const scores = ranked.length ? ` (${ranked.map(([p, s]) => `${mention(p)} ${signed(s)}`).join(' · ')})` : '';

@@ -1,4 +1,5 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInMessageActionRow } from 'discord.js';
+import { changedNotice, linkRow } from '../../bot/chrome.ts';
 import { mention, outcomeText, plain, ts } from '../../bot/format.ts';
 import type { BoardMeta, GamePresenter, MessagePayload, NotificationMeta } from '../../bot/game-module.ts';
 import type { Notification } from '../../services/notifications.ts';
@@ -24,7 +25,6 @@ type Names = Record<string, string>;
 const row = (components: APIButtonComponent[]): Row => ({ type: ComponentType.ActionRow, components });
 const button = (custom_id: string, label: string, style: ButtonStyle, extra: Partial<APIButtonComponent> = {}): APIButtonComponent =>
   ({ type: ComponentType.Button, style, custom_id, label, ...extra }) as APIButtonComponent;
-const linkButton = (url: string): APIButtonComponent => ({ type: ComponentType.Button, style: ButtonStyle.Link, url, label: 'Board' });
 
 /** A deadline as every reader sees it: "until 8:42 PM (in 8 hours)" (a relative time after "before" reads "before in 8 seconds"). */
 export const until = (d: Date | string) => `until ${ts(d, 't')} (${ts(d, 'R')})`;
@@ -242,7 +242,7 @@ function clipLines(lines: string[], max: number): string {
 
 function notification(n: Notification, meta: NotificationMeta): MessagePayload {
   const title = `**Krellstones #${n.gameId}**`;
-  const links = meta.boardUrl ? [row([linkButton(meta.boardUrl)])] : [];
+  const links = linkRow(meta.boardUrl, 'Board');
   if (n.type === 'turn' || n.type === 'reminder') {
     const view = n.view as KrellstonesView;
     // The recipient's own seat (a view written before views named their viewer: the old guess).
@@ -280,7 +280,7 @@ function notification(n: Notification, meta: NotificationMeta): MessagePayload {
     }
     return { content: `${title} waits for you: see the board.`, components: links, allowed_mentions: { parse: [] } };
   }
-  if (n.type === 'update') return { content: `${title} changed: see the board.`, components: links, allowed_mentions: { parse: [] } };
+  if (n.type === 'update') return changedNotice(title, meta.boardUrl, { label: 'Board' });
   const scores = n.scores ?? {};
   const ranked = Object.entries(scores).sort(([a, x], [b, y]) => Number(n.winners.includes(b)) - Number(n.winners.includes(a)) || y - x);
   const list = ranked.length ? ` (rounds won: ${ranked.map(([p, s]) => `${mention(p)} ${s}`).join(' · ')})` : '';
