@@ -178,7 +178,7 @@ export class DiscordDeliverer implements Deliverer {
     const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).
-    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
+    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId, p.meta ? meta.version : undefined) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
     // The board is refused in its channel: the moves stay in the DM, with why (src/services/channel-blocks.ts).
     const blocked = target?.boardBlocked && !this.usableAgain(p.meta?.guildId, target.channelId, p.notification.kind) ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
