@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType, DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
-import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
+import { DeliveryError, type ClaimHints, type Deliverer } from '../outbox/dispatcher.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { leaderboardText, standings } from '../services/leaderboard.ts';
 import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
@@ -59,13 +59,13 @@ export class DiscordDeliverer implements Deliverer {
     private readonly games: GameModules,
   ) {}
 
-  async deliver(row: Outbox): Promise<string> {
+  async deliver(row: Outbox, hints: ClaimHints = {}): Promise<string> {
     try {
       switch (row.kind) {
         case 'dm':
           return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
         case 'board':
-          return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+          return await this.board(row, outboxPayloadSchemas.board.parse(row.payload), hints.boardShown ?? null);
         case 'result':
           return await this.result(row, outboxPayloadSchemas.result.parse(row.payload));
         case 'dm-edit':
@@ -342,7 +342,10 @@ export class DiscordDeliverer implements Deliverer {
     }
   }
 
-  private async board(row: Outbox, p: OutboxPayload<'board'>): Promise<string> {
+  private async board(row: Outbox, p: OutboxPayload<'board'>, shownAtClaim: string | null): Promise<string> {
+    // The claim found the board showing the game's version (the click's answer edited it): a later
+    // change of the game wrote a board row of its own, so this one has nothing left to do.
+    if (shownAtClaim) return `up-to-date:${shownAtClaim}`;
     // Render, edit, then check that nobody changed the game meanwhile; if they did, render again.
     // Edits are whole renders of the latest state, so the last edit standing is always current.
     for (let pass = 0; pass < 5; pass++) {
