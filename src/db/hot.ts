@@ -74,6 +74,12 @@ export async function run<R extends QueryResultRow>(client: PoolClient, st: Stat
   return r.rows;
 }
 
+/** Runs a prepared statement on any client of the pool (a read outside any transaction). */
+export async function runOnPool<R extends QueryResultRow>(pool: Pool, st: Statement, values: unknown[]): Promise<R[]> {
+  const r = await pool.query<R>({ name: st.name, text: st.text, values, types: types ?? (await typeParsers()) });
+  return r.rows;
+}
+
 /**
  * Takes a client from the pool within `maxWaitMs` (else PoolBusyError, nothing done). A client
  * that arrives after the deadline goes straight back to the pool.

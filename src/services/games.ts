@@ -15,6 +15,7 @@ import {
   NeedsPrismaPath,
   makeSnapshot,
   parseState,
+  readGame,
   seedCommitment,
   type GameInfo,
   type GameRow,
@@ -314,7 +315,8 @@ export async function resign(
 
 /** Reads a game (no lock) for display. */
 export async function getGame(ctx: ServiceContext, gameId: number, guildId: string | null): Promise<GameSnapshot> {
-  const game = await ctx.db.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  // One statement (the game with its seats), prepared on plain pg: every click reads its game first.
+  const game = await readGame(ctx, gameId);
   if (!game || (guildId !== null && game.guildId !== guildId)) {
     throw new UserError('game/unknown', `There is no game #${gameId} in this server.`);
   }
