@@ -202,8 +202,13 @@ export class Dispatcher {
         // row waits behind at most a batch's rows of its channel (25 s at 5 per 5 s), inside its lease.
         while (undelivered > limit / 2) await new Promise<void>((r) => (woken = r));
         if (this.stopped) break;
-        const rows = await this.claim(limit - undelivered);
+        const wanted = limit - undelivered;
+        const rows = await this.claim(wanted);
         if (rows.length === 0) break;
+        // Fewer than asked for: nothing else is due now, so no second claim to learn it. A row
+        // committed from now on kicks the dispatcher (`again`: one more pass), and one that falls
+        // due later is found by the next tick.
+        const last = rows.length < wanted;
         total += rows.length;
         undelivered += rows.length;
         const sent: Array<{ id: string; result: string }> = [];
@@ -239,6 +244,7 @@ export class Dispatcher {
           return delivery;
         });
         marks.push(Promise.all(done).then(() => this.markSent(sent)));
+        if (last) break;
       }
     } finally {
       await Promise.allSettled(marks);
