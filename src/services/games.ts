@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { RuleError, type Outcome, type PlayerId } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
 import { poolOf } from '../db/hot.ts';
-import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Step } from './changes.ts';
+import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Committed, type Step } from './changes.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import {
@@ -25,6 +25,7 @@ import {
   type PlayerRef,
 } from './game-store.ts';
 import { holdsItem } from './inventory.ts';
+import { noteLogged } from './history.ts';
 import type { GameDefinition } from './registry.ts';
 import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
@@ -117,6 +118,8 @@ export interface MoveResult {
   /** The game as committed (the autopilot's replies included). */
   after: GameSnapshot;
   outcome: Outcome | null;
+  /** The log entries the change wrote, for the recent-moves cache once committed (src/services/history.ts). */
+  logged?: Committed['logged'];
 }
 
 function requireSeat(ctx: ServiceContext, game: GameRow, userId: string): void {
@@ -218,14 +221,21 @@ export async function playMove(
   const pool = poolOf(ctx.db);
   if (pool) {
     try {
-      return await inPgTransaction(ctx, pool, (client) =>
-        moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) }),
+      return committedMove(
+        ctx,
+        await inPgTransaction(ctx, pool, (client) => moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) })),
       );
     } catch (err) {
       if (!(err instanceof NeedsPrismaPath)) throw err;
     }
   }
-  return inTransaction(ctx, (tx) => moveIn(ctx, input, { lock: tx, holds: (game, userId, item) => holdsItem(tx, game, userId, item), store: prismaStore(tx) }));
+  return committedMove(ctx, await inTransaction(ctx, (tx) => moveIn(ctx, input, { lock: tx, holds: (game, userId, item) => holdsItem(tx, game, userId, item), store: prismaStore(tx) })));
+}
+
+/** Once a move is committed (never before: a rolled-back change logged nothing), the recent-moves cache learns its entries. */
+function committedMove(ctx: ServiceContext, result: MoveResult): MoveResult {
+  if (result.logged?.length) noteLogged(ctx, result.after.game.id, result.before.game.version, result.logged);
+  return result;
 }
 
 /** playMove's transaction, its statements run on Prisma or on the hot path's client. */
@@ -270,7 +280,7 @@ async function moveIn(
       }
     },
   });
-  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome };
+  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome, logged: committed.logged };
 }
 
 /**

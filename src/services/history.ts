@@ -77,6 +77,21 @@ function cachesOf(ctx: ServiceContext) {
   return c;
 }
 
+/**
+ * A committed change's log entries, moving version `from` on: when the tail as of `from` is cached,
+ * the tail as of the new version is that tail with these entries on top, so the board drawn right
+ * after a move reads nothing. Called only once the change is committed.
+ */
+export function noteLogged(ctx: ServiceContext, gameId: number, from: number, logged: MoveRow[]): void {
+  const cache = cachesOf(ctx);
+  const known = cache.told.get(`${gameId}:${from}`);
+  if (!known || logged.length === 0 || logged[0]!.seq !== from + 1) return;
+  const version = logged.at(-1)!.seq;
+  const tail = [...logged.slice().reverse(), ...known.tail].slice(0, TAIL);
+  if (cache.told.size >= TOLD_MAX) cache.told.delete(cache.told.keys().next().value!);
+  cache.told.set(`${gameId}:${version}`, { version, tail, steps: new Map(), latest: null });
+}
+
 /** Rows of the log's tail read at once: enough for the board's (8) and a DM's (16) recent entries, secret moves skipped. */
 const TAIL = 28;
 
