@@ -69,6 +69,12 @@ if (section('clicks')) {
       `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
     );
   }
+  // Issue 25's goals: the bot's CPU per delivered move (idle work counted) and click p99.
+  for (const r of results) {
+    const cpuGoal = r.games === 1 ? 5 : r.games === 50 ? 3 : null;
+    const goals = [cpuGoal !== null ? `CPU / move ${ms(r.cpuMsPerMove)} (goal ≤ ${cpuGoal} ms: ${verdict(r.cpuMsPerMove <= cpuGoal)})` : null, r.games === 50 ? `click p99 ${ms(r.click.p99)} (goal ≤ 150 ms: ${verdict(r.click.p99 <= 150)})` : null].filter(Boolean);
+    if (goals.length) out(`Issue 25 at ${r.games} game${r.games === 1 ? '' : 's'} at once: ${goals.join('; ')}; ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} Postgres round trips per move.`);
+  }
   for (const r of results) {
     out(`\nThe bot's Postgres round trips per move at ${r.games} game${r.games === 1 ? '' : 's'} at once, by statement (${r.sql.calls} round trips, ${r.sql.statements} statements, ${r.clicks} moves; the caller is the most frequent sampled one):\n`);
     out('| per move | statement | sent by |\n| ---: | --- | --- |');
@@ -77,14 +83,14 @@ if (section('clicks')) {
   const profile = profDir ? newestProfile(profDir) : null;
   if (profDir && !profile) out('\n(--cpu-prof: the bot wrote no profile)');
   if (profile) {
-    out(`\nThe bot's CPU by component (\`node --cpu-prof\`, sampled every 0.5 ms, self time of each sample's innermost frame; the profiler itself adds CPU), per move: ${profile}\n`);
+    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the CPU per move read from /proc (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some): ${profile}\n`);
     out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |\n| --- |${results.map(() => ' ---: |').join('')}`);
     const cut = results.map((r) => profileByComponent(profile, r.windowUs[0], r.windowUs[1]));
     const names = [...new Set(cut.flatMap((c) => c.byComponent.map((x) => x.component)))];
-    const per = (c: (typeof cut)[number], r: (typeof results)[number], name: string) => (c.byComponent.find((x) => x.component === name)?.ms ?? 0) / Math.max(1, r.clicks);
-    names.sort((a, b) => per(cut.at(-1)!, results.at(-1)!, b) - per(cut.at(-1)!, results.at(-1)!, a));
-    for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${per(c, results[i]!, name).toFixed(2)} ms`).join(' | ')} |`);
-    out(`| **busy, all** | ${cut.map((c, i) => `**${(c.busyMs / Math.max(1, results[i]!.clicks)).toFixed(2)} ms**`).join(' | ')} |`);
+    const share = (c: (typeof cut)[number], name: string) => (c.byComponent.find((x) => x.component === name)?.ms ?? 0) / Math.max(1e-9, c.busyMs);
+    names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
+    for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |`);
+    out(`| **CPU per move (/proc)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
   }
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
