@@ -26,6 +26,8 @@ const replayed = new Map<number, Array<{ seq: number; seed: string; state: unkno
 /** States kept per game: the latest few, so a DM drawn after the next move's board still starts near its entries. */
 const STATES_PER_GAME = 4;
 const CACHE_MAX = 2_000;
+/** Games whose states are kept: at most 2,000 states in all, as when one was kept for each of 2,000 games (memory). */
+const REPLAYED_MAX = CACHE_MAX / STATES_PER_GAME;
 
 type GameWithSeats = NonNullable<Awaited<ReturnType<typeof loadGame>>>;
 type MoveRow = { seq: number; actorId: string; entry: unknown; createdAt: Date };
@@ -69,7 +71,7 @@ const setupOf = (row: GameWithSeats): GameSetup => ({ id: row.id, kind: row.kind
  */
 const caches = new WeakMap<object, { setups: Map<number, GameSetup>; told: Map<string, { version: number; tail: MoveRow[]; steps: Map<number, HistoryStep>; latest: unknown | null }> }>();
 /** Versions told at most (the oldest goes first): a few per game, since a turn DM may be drawn after the next move's board. */
-const TOLD_MAX = 1_000;
+const TOLD_MAX = 300;
 
 function cachesOf(ctx: ServiceContext) {
   let c = caches.get(ctx.db);
@@ -203,7 +205,7 @@ async function replaySteps(
     if (wanted) steps.push({ seq: m.seq, actor: m.actorId, at: m.createdAt, entry, before, after });
   }
   if (ok && rows.length > 0) {
-    if (replayed.size >= CACHE_MAX) replayed.clear();
+    if (replayed.size >= REPLAYED_MAX && !replayed.has(gameId)) replayed.clear();
     const seq = rows.at(-1)!.seq;
     const kept = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq !== seq);
     replayed.set(gameId, [...kept, { seq, seed: row.seed, state }].sort((a, b) => a.seq - b.seq).slice(-STATES_PER_GAME));
