@@ -3,6 +3,8 @@
 // its target. A few minutes on 2 cores.
 // Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,playmove,deadlines,burst,memory (sections);
 // --procs=N: bot processes delivering the burst together (default 1); --pairs=N: the burst's matched pairs.
+// Clicks only: --levels=1,50 (games at once, default 1,5,20,50), --steady=0 (skip the steady-state
+// count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level).
 import os from 'node:os';
 import { burstBench, printBurst } from './burst.ts';
 import { concurrencyBench } from './concurrency.ts';
@@ -16,10 +18,15 @@ import { embeddedGrowth } from './embedded-growth.ts';
 import { startMemory } from './memory.ts';
 import { playMoveBench } from './playmove.ts';
 import { ms } from './stats.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { newestProfile, profileByComponent } from './profile.ts';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const section = (name: string) => !only || only.includes(name);
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const out = (s = '') => console.log(s);
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -52,22 +59,49 @@ if (section('clicks')) {
   out('The emulator (Discord\'s rate limits on) and the bot (dist/main.js, as `npm start` runs it) are processes of their own; this process only clicks over the emulator\'s test API and measures. Click times are the bot\'s own (its debug log line per interaction).');
   out('The floor is a 4-statement transaction (BEGIN, SELECT ... FOR UPDATE, conditional UPDATE, COMMIT) with plain pg and prepared statements on a pool of the bot\'s size (10), at the same concurrency, from the bench process.');
   out('"limited calls" are REST calls bound by Discord\'s global 50/s (all but interaction answers) per move, counted by the emulator; "CPU" is the bot process\'s (/proc) per move.\n');
-  out('| games at once | moves | moves/s delivered | clicks/s answered | outbox drain after last click | limited calls / move | CPU / move | click p50 | click p99 | floor p50 | click p50 / floor |');
-  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  const levels = quick ? [1, 10] : [1, 5, 20, 50];
-  const { levels: results, steady } = await concurrencyBench(levels, quick ? 4 : 8);
+  out('"round trips" are the bot process\'s own to Postgres (every statement through node-postgres, counted in the bot: STONEHALL_SQL_STATS), from the first click until the outbox drained, idle work included.\n');
+  out('| games at once | moves | moves/s delivered | clicks/s answered | outbox drain after last click | limited calls / move | Postgres round trips / move | CPU / move | click p50 | click p99 | floor p50 | click p50 / floor |');
+  out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const levels = arg('levels')?.split(',').map(Number) ?? (quick ? [1, 10] : [1, 5, 20, 50]);
+  const profDir = process.argv.includes('--cpu-prof') ? mkdtempSync(path.join(tmpdir(), 'stonehall-prof-')) : null;
+  const { levels: results, steady } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []);
   for (const r of results) {
     out(
-      `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
+      `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
     );
+  }
+  // Issue 25's goals: the bot's CPU per delivered move (idle work counted) and click p99.
+  for (const r of results) {
+    const cpuGoal = r.games === 1 ? 5 : r.games === 50 ? 3 : null;
+    const goals = [cpuGoal !== null ? `CPU / move ${ms(r.cpuMsPerMove)} (goal ≤ ${cpuGoal} ms: ${verdict(r.cpuMsPerMove <= cpuGoal)})` : null, r.games === 50 ? `click p99 ${ms(r.click.p99)} (goal ≤ 150 ms: ${verdict(r.click.p99 <= 150)})` : null].filter(Boolean);
+    if (goals.length) out(`Issue 25 at ${r.games} game${r.games === 1 ? '' : 's'} at once: ${goals.join('; ')}; ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} Postgres round trips per move.`);
+  }
+  for (const r of results) {
+    out(`\nThe bot's Postgres round trips per move at ${r.games} game${r.games === 1 ? '' : 's'} at once, by statement (${r.sql.calls} round trips, ${r.sql.statements} statements, ${r.clicks} moves; the caller is the most frequent sampled one):\n`);
+    out('| per move | statement | sent by |\n| ---: | --- | --- |');
+    for (const row of r.sql.rows) out(`| ${(row.calls / Math.max(1, r.clicks)).toFixed(2)} | \`${row.key.replace(/\|/g, '\\|').replace(/`/g, "'")}\` | ${row.caller.replace(/\|/g, '\\|')} |`);
+  }
+  const profile = profDir ? newestProfile(profDir) : null;
+  if (profDir && !profile) out('\n(--cpu-prof: the bot wrote no profile)');
+  if (profile) {
+    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the CPU per move read from /proc (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some): ${profile}\n`);
+    out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |\n| --- |${results.map(() => ' ---: |').join('')}`);
+    const cut = results.map((r) => profileByComponent(profile, r.windowUs[0], r.windowUs[1]));
+    const names = [...new Set(cut.flatMap((c) => c.byComponent.map((x) => x.component)))];
+    const share = (c: (typeof cut)[number], name: string) => (c.byComponent.find((x) => x.component === name)?.ms ?? 0) / Math.max(1e-9, c.busyMs);
+    names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
+    for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |`);
+    out(`| **CPU per move (/proc)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
   }
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
   out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);
   const calls = Math.max(...results.map((r) => r.limitedPerMove));
   out(`Goal 2, rate-limited calls per delivered move (board clicks), whole short games in closed loops: ${calls.toFixed(2)}: each game also pays its players' first DM channel and first retire edit, its game-over DMs and result message, and saves the turn DMs a newer turn of the same player superseded before they were sent.`);
+  if (steady) {
   const perMove = steady.calls / steady.moves;
   out(`Goal 2 in steady state (moves 3-14 of ${steady.games} games, every player a board mover, each move once the previous one's DM is out): ${steady.calls} calls for ${steady.moves} moves = ${perMove.toFixed(2)} per move (target 1: ${verdict(perMove <= 1)}); by route: ${Object.entries(steady.byRoute).map(([r, n]) => `${r} ${n}`).join(', ')}. At Discord's 50/s: ${(50 / perMove).toFixed(0)} moves/s.`);
+  }
   out(`Load average after the clicks: ${load()}.`);
 }
 

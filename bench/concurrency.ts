@@ -5,7 +5,7 @@ import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
 import { benchContext, benchDatabase } from './db.ts';
-import { botProblems, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
+import { botProblems, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
 import { summary } from './stats.ts';
 
 export interface LevelResult {
@@ -25,6 +25,10 @@ export interface LevelResult {
   emulatorCpuMsPerMove: number;
   click: ReturnType<typeof summary>;
   floor: ReturnType<typeof summary>;
+  /** The bot's Postgres round trips from the first click until the outbox drained (idle work included), by statement. */
+  sql: ReturnType<typeof sqlDiff>;
+  /** The level's window on the monotonic clock (µs), to cut a CPU profile of the bot to it. */
+  windowUs: [number, number];
 }
 
 /** Goal 2 in steady state: rate-limited calls of moves in the middle of games, by route. */
@@ -67,7 +71,13 @@ export async function plainFloor(pool: import('pg').Pool, gameId: number): Promi
  * closed loop: its player clicks again as soon as the board is back, so `games` is also the
  * number of clicks in flight.
  */
-export async function concurrencyBench(levels: number[], clicksPerGame = 8, steadyGames = 5): Promise<{ levels: LevelResult[]; steady: SteadyResult }> {
+export async function concurrencyBench(
+  levels: number[],
+  clicksPerGame = 8,
+  steadyGames = 5,
+  /** Node flags for the bot process (e.g. --cpu-prof). */
+  botNodeArgs: string[] = [],
+): Promise<{ levels: LevelResult[]; steady: SteadyResult | null }> {
   const pairs = 1 + levels.reduce((a, b) => a + b, 0) + steadyGames;
   const server: ServerDefinition = {
     bot: { username: 'Stonehall' },
@@ -80,7 +90,8 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
   let bots: BotProc[] = [];
   try {
     // The bot logs each interaction's reply time at debug level: one line per click.
-    bots = await startBots(emulator, url, 1, { LOG_LEVEL: 'debug', DB_POOL_SIZE: '10' });
+    // It also counts its Postgres round trips by statement (src/db/sql-stats.ts), read over SIGUSR2.
+    bots = await startBots(emulator, url, 1, { LOG_LEVEL: 'debug', DB_POOL_SIZE: '10', STONEHALL_SQL_STATS: '1' }, botNodeArgs);
     const bot = bots[0]!;
     let samples: number[] = [];
     bot.child.onLine((line) => {
@@ -133,9 +144,11 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
       samples = [];
       let clicks = 0;
       await emulator.read.resetRestStats();
+      const sql0 = await sqlStats(bot);
       const cpu0 = bot.usage().cpuMs;
       const emuCpu0 = emulator.child.usage().cpuMs;
       const started = performance.now();
+      const from = Number(process.hrtime.bigint() / 1000n);
       await Promise.all(
         games.map(async (id) => {
           for (let k = 0; k < perGame(level); k++) {
@@ -155,6 +168,8 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
       const elapsed = (performance.now() - started) / 1000;
       const cpuMs = bot.usage().cpuMs - cpu0;
       const emuCpuMs = emulator.child.usage().cpuMs - emuCpu0;
+      const to = Number(process.hrtime.bigint() / 1000n);
+      const sql = sqlDiff(sql0, await sqlStats(bot));
       const stats = await emulator.read.restStats();
       const calls = Object.entries(stats.routes).reduce((n, [route, r]) => (limited(route) ? n + r.requests : n), 0);
       // The bot's log line may trail its reply by a moment.
@@ -179,12 +194,15 @@ export async function concurrencyBench(levels: number[], clicksPerGame = 8, stea
         emulatorCpuMsPerMove: emuCpuMs / Math.max(1, clicks),
         click,
         floor: summary(floorSamples),
+        sql,
+        windowUs: [from, to],
       });
     }
     // Goal 2 in steady state: each player of `steadyGames` games moves on the board once (their
     // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
     // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each
     // grid takes 9 dice), so no game-over DMs or result message fall in the count.
+    if (steadyGames === 0) return { levels: results, steady: null };
     const steadyIds = await newGames(steadyGames);
     const clickAll = async (from: number, to: number) => {
       await Promise.all(

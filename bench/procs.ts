@@ -200,14 +200,14 @@ export interface BotProc {
  * started" logged). Several processes split the gateway's shards (SHARD_COUNT) and share the
  * outbox (each claims its own rows). `extra` adds environment variables (e.g. the pool size).
  */
-export async function startBots(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, count: number, extra: Record<string, string> = {}): Promise<BotProc[]> {
+export async function startBots(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, count: number, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BotProc[]> {
   buildBot();
   const bots: BotProc[] = [];
   try {
     for (let i = 0; i < count; i++) {
       const child = new Child(
         `bot ${i + 1}`,
-        spawn(process.execPath, ['dist/main.js'], {
+        spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
           cwd: root,
           env: {
             ...process.env,
@@ -230,6 +230,34 @@ export async function startBots(emulator: Pick<EmulatorProcess, 'botToken' | 'ap
     throw err;
   }
   return bots;
+}
+
+/** What the bot has counted of its Postgres round trips (it runs with STONEHALL_SQL_STATS=1): src/db/sql-stats.ts. */
+export type SqlStats = Record<string, { calls: number; statements: number; callers: Record<string, number> }>;
+
+/** Asks a bot started with STONEHALL_SQL_STATS=1 for its counts (SIGUSR2; it logs them on one line). */
+export async function sqlStats(bot: BotProc): Promise<SqlStats> {
+  const line = bot.child.waitForLine((l) => l.includes('"sql stats"'), 10_000);
+  bot.child.proc.kill('SIGUSR2');
+  return (JSON.parse(await line) as { sql: SqlStats }).sql;
+}
+
+/** The round trips between two snapshots, per statement (with its most frequent caller), most first. */
+export function sqlDiff(before: SqlStats, after: SqlStats): { calls: number; statements: number; rows: Array<{ key: string; calls: number; caller: string }> } {
+  const rows: Array<{ key: string; calls: number; caller: string }> = [];
+  let calls = 0;
+  let statements = 0;
+  for (const [key, a] of Object.entries(after)) {
+    const b = before[key];
+    const n = a.calls - (b?.calls ?? 0);
+    if (n <= 0) continue;
+    calls += n;
+    statements += a.statements - (b?.statements ?? 0);
+    const caller = Object.entries(a.callers).sort((x, y) => y[1] - x[1])[0]?.[0] ?? '?';
+    rows.push({ key, calls: n, caller });
+  }
+  rows.sort((x, y) => y.calls - x.calls);
+  return { calls, statements, rows };
 }
 
 /** Warnings and errors the bot processes logged (pino JSON lines at level ≥ 40), for the bench to report. */

@@ -41,6 +41,8 @@ const envSchema = z.object({
   STONEHALL_TEST_CLOCK: z.enum(['0', '1']).optional(),
   SCHEDULER_CRON: z.string().default('* * * * * *'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Measurement only: count every Postgres round trip by statement and caller, logged on SIGUSR2 (src/db/sql-stats.ts). */
+  STONEHALL_SQL_STATS: z.enum(['0', '1']).default('0'),
 });
 export type Env = z.infer<typeof envSchema>;
 
@@ -82,6 +84,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
 
 /** DATABASE_URL when set, else the embedded database kept in STONEHALL_DATA_DIR/pglite. */
 export async function openDatabase(env: Env = readEnv()): Promise<Database> {
-  if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, { poolSize: env.DB_POOL_SIZE });
+  if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, { poolSize: env.DB_POOL_SIZE, sqlStats: env.STONEHALL_SQL_STATS === '1' });
   return openEmbedded(path.resolve(env.STONEHALL_DATA_DIR, 'pglite'));
 }

@@ -96,4 +96,9 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
+// STONEHALL_SQL_STATS=1 (the bench): SIGUSR2 logs the Postgres round trips counted so far.
+if (env.STONEHALL_SQL_STATS === '1') {
+  const { sqlStatsSnapshot } = await import('./db/sql-stats.ts');
+  process.on('SIGUSR2', () => log.info({ sql: sqlStatsSnapshot() }, 'sql stats'));
+}
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

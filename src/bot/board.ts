@@ -71,7 +71,7 @@ export function boardFor(games: GameModules, snap: GameSnapshot, names: Record<s
  */
 export async function boardWithRecent(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, names: Record<string, string>): Promise<MessagePayload> {
   const shows = games.require(snap.game.kind).boardTimers === true;
-  const [lines, timers, tableId] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null), shows ? boardTimers(ctx, snap.game) : [], tableOf(ctx, snap.game.id)]);
+  const [lines, timers, tableId] = await Promise.all([recentLines(ctx, games, snap.game.id, snap.game.kind, names, null, snap.game.version), shows ? boardTimers(ctx, snap.game) : [], tableOf(ctx, snap.game.id)]);
   return withRecentOnBoard(boardFor(games, snap, names, { timers, ...(tableId !== null ? { tableId } : {}) }), lines);
 }
 

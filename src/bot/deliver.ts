@@ -1,6 +1,7 @@
 import { DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
-import { DeliveryError, type Deliverer } from '../outbox/dispatcher.ts';
+import { DeliveryError, type ClaimHints, type Deliverer } from '../outbox/dispatcher.ts';
+import { query, type Statement } from '../db/hot.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { leaderboardText, standings } from '../services/leaderboard.ts';
 import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
@@ -42,6 +43,33 @@ function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: t
 }
 
 
+/**
+ * The statements every DM's delivery runs, prepared on plain pg where there is a pool (src/db/hot.ts
+ * `query`), through Prisma on the embedded database: the same text either way.
+ */
+const DM_TARGET: Statement = {
+  name: 'stonehall-dm-target',
+  text: `SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, g.board_blocked, g.channel_id, EXISTS (
+      SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > $1::bigint AND o.kind = 'dm' AND o.payload->>'userId' = $3::text
+        AND o.payload->'notification'->>'gameId' = $4::text AND o.payload->'notification'->>'type' = 'turn') AS superseded
+    FROM players p LEFT JOIN seats s ON s.game_id = $2::int AND s.player_id = p.id LEFT JOIN games g ON g.id = $2::int WHERE p.id = $3::text`,
+};
+const RETIRE_DM: Statement = {
+  name: 'stonehall-retire-dm',
+  text: `UPDATE seats s SET dm_live = false
+    FROM games g, players pl
+    WHERE g.id = s.game_id AND pl.id = s.player_id AND s.game_id = $1::int AND s.player_id = $2::text AND s.dm_live AND s.dm_message_id IS NOT NULL
+      AND (s.turn_version IS NULL OR s.turn_version <= $3::int)
+    RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id, pl.dm_channel_id`,
+};
+const RECORD_DM: Statement = {
+  name: 'stonehall-record-dm',
+  text: `UPDATE seats s SET dm_message_id = $1::text, dm_live = $2::boolean
+    FROM (SELECT game_id, seat, dm_message_id, dm_live FROM seats WHERE game_id = $3::int AND player_id = $4::text FOR UPDATE) old
+    WHERE s.game_id = old.game_id AND s.seat = old.seat
+    RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`,
+};
+
 /** A channel-refusal reason: Discord no longer knows the channel (10003). */
 const GONE = 'the channel no longer exists';
 
@@ -60,13 +88,13 @@ export class DiscordDeliverer implements Deliverer {
     private readonly games: GameModules,
   ) {}
 
-  async deliver(row: Outbox): Promise<string> {
+  async deliver(row: Outbox, hints: ClaimHints = {}): Promise<string> {
     try {
       switch (row.kind) {
         case 'dm':
           return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
         case 'board':
-          return await this.board(row, outboxPayloadSchemas.board.parse(row.payload));
+          return await this.board(row, outboxPayloadSchemas.board.parse(row.payload), hints.boardShown ?? null);
         case 'result':
           return await this.result(row, outboxPayloadSchemas.result.parse(row.payload));
         case 'dm-edit':
@@ -179,7 +207,7 @@ export class DiscordDeliverer implements Deliverer {
     const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).
-    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId) : [];
+    const recent = p.notification.type === 'turn' ? await recentLines(this.ctx, this.games, p.notification.gameId, p.notification.kind, meta.names, p.userId, p.meta ? meta.version : undefined) : [];
     const rendered = withRecentInDm(present.notification(p.notification, meta), recent);
     // The board is refused in its channel: the moves stay in the DM, with why (src/services/channel-blocks.ts).
     const blocked = target?.boardBlocked && !this.usableAgain(p.meta?.guildId, target.channelId, p.notification.kind) ? { id: p.notification.gameId, kind: p.notification.kind, channelId: target.channelId ?? p.fallbackChannelId, boardBlocked: target.boardBlocked } : null;
@@ -226,13 +254,11 @@ export class DiscordDeliverer implements Deliverer {
     gameId: number,
     userId: string,
   ): Promise<{ dmMoves: boolean; dmChannelId: string | null; dmMessageId: string | null; superseded: boolean; boardBlocked: string | null; channelId: string | null }> {
-    const rows = await this.ctx.db.$queryRaw<
-      Array<{ dm_moves: boolean | null; dm_channel_id: string | null; dm_message_id: string | null; superseded: boolean; board_blocked: string | null; channel_id: string | null }>
-    >`
-      SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, g.board_blocked, g.channel_id, EXISTS (
-          SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > ${rowId} AND o.kind = 'dm' AND o.payload->>'userId' = ${userId}
-            AND o.payload->'notification'->>'gameId' = ${String(gameId)} AND o.payload->'notification'->>'type' = 'turn') AS superseded
-      FROM players p LEFT JOIN seats s ON s.game_id = ${gameId} AND s.player_id = p.id LEFT JOIN games g ON g.id = ${gameId} WHERE p.id = ${userId}`;
+    const rows = await query<{ dm_moves: boolean | null; dm_channel_id: string | null; dm_message_id: string | null; superseded: boolean; board_blocked: string | null; channel_id: string | null }>(
+      this.ctx.db,
+      DM_TARGET,
+      [String(rowId), gameId, userId, String(gameId)],
+    );
     const r = rows[0];
     return {
       dmMoves: r?.dm_moves ?? true,
@@ -298,12 +324,7 @@ export class DiscordDeliverer implements Deliverer {
    * a newer turn of theirs has begun (that turn's DM retires this one).
    */
   private async retire(p: OutboxPayload<'dm-edit'>): Promise<string> {
-    const rows = await this.ctx.db.$queryRaw<Array<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null; dm_channel_id: string | null }>>`
-      UPDATE seats s SET dm_live = false
-      FROM games g, players pl
-      WHERE g.id = s.game_id AND pl.id = s.player_id AND s.game_id = ${p.gameId} AND s.player_id = ${p.userId} AND s.dm_live AND s.dm_message_id IS NOT NULL
-        AND (s.turn_version IS NULL OR s.turn_version <= ${p.version})
-      RETURNING s.dm_message_id, g.guild_id, g.channel_id, g.board_message_id, pl.dm_channel_id`;
+    const rows = await query<{ dm_message_id: string; guild_id: string; channel_id: string; board_message_id: string | null; dm_channel_id: string | null }>(this.ctx.db, RETIRE_DM, [p.gameId, p.userId, p.version]);
     const seat = rows[0];
     if (!seat) return 'not-live';
     const url = boardUrl({ guildId: seat.guild_id, channelId: seat.channel_id, boardMessageId: seat.board_message_id });
@@ -329,11 +350,7 @@ export class DiscordDeliverer implements Deliverer {
     try {
       // Play here never goes stale: a DM with only that and links is not live.
       const live = hasMoveButtons(payload.components);
-      const rows = await this.ctx.db.$queryRaw<Array<{ old_id: string | null; old_live: boolean }>>`
-        UPDATE seats s SET dm_message_id = ${newId}, dm_live = ${live}
-        FROM (SELECT game_id, seat, dm_message_id, dm_live FROM seats WHERE game_id = ${gameId} AND player_id = ${userId} FOR UPDATE) old
-        WHERE s.game_id = old.game_id AND s.seat = old.seat
-        RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`;
+      const rows = await query<{ old_id: string | null; old_live: boolean }>(this.ctx.db, RECORD_DM, [newId, live, gameId, userId]);
       const old = rows[0];
       if (!old?.old_id || old.old_id === newId || !old.old_live) return;
       await this.client.rest.patch(Routes.channelMessage(channelId, old.old_id), { body: { components: linkRowsOf(payload.components) } });
@@ -343,7 +360,10 @@ export class DiscordDeliverer implements Deliverer {
     }
   }
 
-  private async board(row: Outbox, p: OutboxPayload<'board'>): Promise<string> {
+  private async board(row: Outbox, p: OutboxPayload<'board'>, shownAtClaim: string | null): Promise<string> {
+    // The claim found the board showing the game's version (the click's answer edited it): a later
+    // change of the game wrote a board row of its own, so this one has nothing left to do.
+    if (shownAtClaim) return `up-to-date:${shownAtClaim}`;
     // Render, edit, then check that nobody changed the game meanwhile; if they did, render again.
     // Edits are whole renders of the latest state, so the last edit standing is always current.
     for (let pass = 0; pass < 5; pass++) {

@@ -78,7 +78,7 @@ export function forBoardMover(payload: MessagePayload, gameId: number): MessageP
  */
 export async function currentTurnDm(ctx: ServiceContext, games: GameModules, snap: GameSnapshot, userId: string, deadlineAt: Date): Promise<MessagePayload> {
   const names = await playerNames(ctx, snap.game.seats.map((s) => s.playerId));
-  const recent = await recentLines(ctx, games, snap.game.id, snap.game.kind, names, userId);
+  const recent = await recentLines(ctx, games, snap.game.id, snap.game.kind, names, userId, snap.game.version);
   return withRecentInDm(
     games.require(snap.game.kind).present.notification(
       {

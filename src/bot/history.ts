@@ -61,13 +61,15 @@ export function describeSteps(
 
 /**
  * The recent moves in words: for the board (viewer null), the latest player's turn; for a player's
- * DM, what the others did since that player last moved.
+ * DM, what the others did since that player last moved. `version`: as of that version of the game
+ * (the one the board or DM shows); the board and the turn DM drawn at one version share one read
+ * of the log (src/services/history.ts).
  */
-export async function recentLines(ctx: ServiceContext, games: GameModules, gameId: number, kind: string, names: Record<string, string>, viewer: string | null): Promise<string[]> {
+export async function recentLines(ctx: ServiceContext, games: GameModules, gameId: number, kind: string, names: Record<string, string>, viewer: string | null, version?: number): Promise<string[]> {
   const module = games.get(kind);
   if (!module?.describeMove || module.showsRecent?.[viewer === null ? 'board' : 'dm']) return [];
   // Entries, not lines: a turn of several steps (Crystallia's abilities) is told once, at its end.
-  const recent = await recentHistory(ctx, gameId, viewer === null ? { max: 8 } : { since: viewer, max: 16 });
+  const recent = await recentHistory(ctx, gameId, { ...(viewer === null ? { max: 8 } : { since: viewer, max: 16 }), ...(version !== undefined ? { version } : {}) });
   if (!recent) return [];
   const { steps, latest } = recent;
   // A DM stays as it is while the game moves on; the board is edited with every move.

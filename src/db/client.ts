@@ -19,8 +19,10 @@ export interface Database {
 }
 
 /** Connects to a Postgres server through node-postgres and Prisma's pg adapter. */
-export async function connectPostgres(url: string, opts: { poolSize?: number } = {}): Promise<Database> {
+export async function connectPostgres(url: string, opts: { poolSize?: number; sqlStats?: boolean } = {}): Promise<Database> {
   const pg = await import('pg');
+  // Measurement only (the bench): every round trip counted by statement and caller.
+  if (opts.sqlStats) (await import('./sql-stats.ts')).installSqlStats(pg.default as never);
   const pool = new pg.default.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on next use.

@@ -74,6 +74,22 @@ export async function run<R extends QueryResultRow>(client: PoolClient, st: Stat
   return r.rows;
 }
 
+/** Runs a prepared statement on any client of the pool (a read outside any transaction). */
+export async function runOnPool<R extends QueryResultRow>(pool: Pool, st: Statement, values: unknown[]): Promise<R[]> {
+  const r = await pool.query<R>({ name: st.name, text: st.text, values, types: types ?? (await typeParsers()) });
+  return r.rows;
+}
+
+/**
+ * A statement outside any transaction: prepared on plain pg where `db` (a Prisma client) runs on a
+ * pool, else (the embedded database) the same text through Prisma. Parameters carry their casts
+ * in the text, so both read them alike.
+ */
+export async function query<R extends QueryResultRow>(db: { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> }, st: Statement, values: unknown[]): Promise<R[]> {
+  const pool = poolOf(db);
+  return pool ? runOnPool<R>(pool, st, values) : db.$queryRawUnsafe<R[]>(st.text, ...values);
+}
+
 /**
  * Takes a client from the pool within `maxWaitMs` (else PoolBusyError, nothing done). A client
  * that arrives after the deadline goes straight back to the pool.

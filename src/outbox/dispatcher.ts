@@ -15,9 +15,15 @@ export class DeliveryError extends Error {
   }
 }
 
+/** What the claim read with a row, so that delivery need not read it again. */
+export interface ClaimHints {
+  /** A board row: the game's board message when the board already showed the game's version at the claim (else null). */
+  boardShown?: string | null;
+}
+
 export interface Deliverer {
   /** Delivers one row; returns what was delivered (a message id, "fallback", "skipped: ..."). */
-  deliver(row: Outbox): Promise<string>;
+  deliver(row: Outbox, hints?: ClaimHints): Promise<string>;
 }
 
 /** Longer than any one delivery takes (discord.js waits out rate limits inside it). */
@@ -42,6 +48,7 @@ interface ClaimedRow {
   result: string | null;
   created_at: Date;
   sent_at: Date | null;
+  board_shown: string | null;
 }
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
@@ -146,7 +153,7 @@ export class Dispatcher {
    * Leases up to `n` due rows and returns them, in one statement (the lock in a CTE with SKIP
    * LOCKED, so several processes never take the same row).
    */
-  private async claim(n: number): Promise<Outbox[]> {
+  private async claim(n: number): Promise<Array<Outbox & { hints: ClaimHints }>> {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const rows = await this.ctx.db.$queryRaw<ClaimedRow[]>`
@@ -157,8 +164,10 @@ export class Dispatcher {
         FOR UPDATE SKIP LOCKED)
       UPDATE outbox o SET lease_until = ${lease}, attempts = o.attempts + 1
       FROM due WHERE o.id = due.id
-      RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at`;
-    return rows.map(toOutbox).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at,
+        CASE WHEN o.kind = 'board' THEN (
+          SELECT g.board_message_id FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version) END AS board_shown`;
+    return rows.map((r) => Object.assign(toOutbox(r), { hints: r.kind === 'board' ? { boardShown: r.board_shown } : {} })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
@@ -193,8 +202,13 @@ export class Dispatcher {
         // row waits behind at most a batch's rows of its channel (25 s at 5 per 5 s), inside its lease.
         while (undelivered > limit / 2) await new Promise<void>((r) => (woken = r));
         if (this.stopped) break;
-        const rows = await this.claim(limit - undelivered);
+        const wanted = limit - undelivered;
+        const rows = await this.claim(wanted);
         if (rows.length === 0) break;
+        // Fewer than asked for: nothing else is due now, so no second claim to learn it. A row
+        // committed from now on kicks the dispatcher (`again`: one more pass), and one that falls
+        // due later is found by the next tick.
+        const last = rows.length < wanted;
         total += rows.length;
         undelivered += rows.length;
         const sent: Array<{ id: string; result: string }> = [];
@@ -230,6 +244,7 @@ export class Dispatcher {
           return delivery;
         });
         marks.push(Promise.all(done).then(() => this.markSent(sent)));
+        if (last) break;
       }
     } finally {
       await Promise.allSettled(marks);
@@ -247,9 +262,10 @@ export class Dispatcher {
   }
 
   /** Delivers one row; returns what was delivered, or null when it failed (recorded for a retry). */
-  private async deliverOne(row: Outbox): Promise<string | null> {
+  private async deliverOne(row: Outbox & { hints?: ClaimHints }): Promise<string | null> {
+    const { hints, ...plain } = row;
     try {
-      return await this.deliverer.deliver(row);
+      return await this.deliverer.deliver(plain, hints);
     } catch (err) {
       const retriable = err instanceof DeliveryError ? err.retriable : true;
       const failed = !retriable || row.attempts >= MAX_ATTEMPTS;

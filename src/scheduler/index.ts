@@ -121,15 +121,17 @@ export class Scheduler {
     let taken: DueJob[] = [];
     let fired: Array<Record<string, unknown>> = [];
     let seen = 0;
+    // The due jobs, read before any transaction (a plain read, no lock: the jobs are locked and
+    // checked again below), so an idle sweep is one statement rather than BEGIN, read, COMMIT.
+    const due = await this.ctx.db.$queryRaw<Array<{ id: bigint; game_id: number | null }>>`
+      SELECT id, game_id FROM jobs
+      WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
+      ORDER BY due_at LIMIT ${size}`;
+    seen = due.length;
+    if (due.length === 0) return { claimed: 0, handled: 0 };
     try {
       await this.ctx.db.$transaction(
         async (tx) => {
-          const due = await tx.$queryRaw<Array<{ id: bigint; game_id: number | null }>>`
-            SELECT id, game_id FROM jobs
-            WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
-            ORDER BY due_at LIMIT ${size}`;
-          seen = due.length;
-          if (due.length === 0) return;
           const gameIds = [...new Set(due.flatMap((j) => (j.game_id === null ? [] : [j.game_id])))];
           const locked = gameIds.length
             ? (await tx.$queryRaw<Array<{ id: number }>>`SELECT id FROM games WHERE id = ANY(${gameIds}::int[]) ORDER BY id FOR UPDATE SKIP LOCKED`).map((g) => g.id)

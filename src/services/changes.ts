@@ -377,6 +377,8 @@ export interface Committed {
   /** The game as committed (state, version, seats, outcome), for rendering without another read. */
   after: GameRow;
   state: unknown;
+  /** The log entries the change wrote (the autopilot's included), as the moves table holds them. */
+  logged: Array<{ seq: number; actorId: string; entry: unknown; createdAt: Date }>;
 }
 
 /**
@@ -464,7 +466,8 @@ export async function commitChangeOn(
     seats,
     ...(outcome ? { status: 'finished', outcome: outcome as unknown as Game['outcome'], finishedAt: now } : {}),
   };
-  return { version, outcome, after, state: final };
+  const logged = auto.steps.map((st, i) => ({ seq: game.version + i + 1, actorId: st.actor, entry: st.entry as unknown, createdAt: now }));
+  return { version, outcome, after, state: final, logged };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { RuleError, type Outcome, type PlayerId } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
-import { poolOf } from '../db/hot.ts';
-import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Step } from './changes.ts';
+import { poolOf, query } from '../db/hot.ts';
+import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Committed, type Step } from './changes.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import {
@@ -15,6 +15,7 @@ import {
   NeedsPrismaPath,
   makeSnapshot,
   parseState,
+  readGame,
   seedCommitment,
   type GameInfo,
   type GameRow,
@@ -24,6 +25,7 @@ import {
   type PlayerRef,
 } from './game-store.ts';
 import { holdsItem } from './inventory.ts';
+import { noteLogged } from './history.ts';
 import type { GameDefinition } from './registry.ts';
 import { ensureGuild, ensurePlayers, requireGameChannel } from './settings.ts';
 
@@ -116,6 +118,8 @@ export interface MoveResult {
   /** The game as committed (the autopilot's replies included). */
   after: GameSnapshot;
   outcome: Outcome | null;
+  /** The log entries the change wrote, for the recent-moves cache once committed (src/services/history.ts). */
+  logged?: Committed['logged'];
 }
 
 function requireSeat(ctx: ServiceContext, game: GameRow, userId: string): void {
@@ -217,14 +221,21 @@ export async function playMove(
   const pool = poolOf(ctx.db);
   if (pool) {
     try {
-      return await inPgTransaction(ctx, pool, (client) =>
-        moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) }),
+      return committedMove(
+        ctx,
+        await inPgTransaction(ctx, pool, (client) => moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) })),
       );
     } catch (err) {
       if (!(err instanceof NeedsPrismaPath)) throw err;
     }
   }
-  return inTransaction(ctx, (tx) => moveIn(ctx, input, { lock: tx, holds: (game, userId, item) => holdsItem(tx, game, userId, item), store: prismaStore(tx) }));
+  return committedMove(ctx, await inTransaction(ctx, (tx) => moveIn(ctx, input, { lock: tx, holds: (game, userId, item) => holdsItem(tx, game, userId, item), store: prismaStore(tx) })));
+}
+
+/** Once a move is committed (never before: a rolled-back change logged nothing), the recent-moves cache learns its entries. */
+function committedMove(ctx: ServiceContext, result: MoveResult): MoveResult {
+  if (result.logged?.length) noteLogged(ctx, result.after.game.id, result.before.game.version, result.logged);
+  return result;
 }
 
 /** playMove's transaction, its statements run on Prisma or on the hot path's client. */
@@ -269,7 +280,7 @@ async function moveIn(
       }
     },
   });
-  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome };
+  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome, logged: committed.logged };
 }
 
 /**
@@ -314,7 +325,8 @@ export async function resign(
 
 /** Reads a game (no lock) for display. */
 export async function getGame(ctx: ServiceContext, gameId: number, guildId: string | null): Promise<GameSnapshot> {
-  const game = await ctx.db.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
+  // One statement (the game with its seats), prepared on plain pg: every click reads its game first.
+  const game = await readGame(ctx, gameId);
   if (!game || (guildId !== null && game.guildId !== guildId)) {
     throw new UserError('game/unknown', `There is no game #${gameId} in this server.`);
   }
@@ -375,11 +387,16 @@ export async function latestGame(ctx: ServiceContext, input: { guildId: string; 
 export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
   // Never waits behind the next click's lock on the game row: if a move holds it, that move's own
   // answer records a newer board (or, failing that, its board row edits the board).
-  await ctx.db.$executeRaw`
-    UPDATE games SET board_version = ${version}, board_message_id = ${messageId}
-    WHERE id = (SELECT id FROM games WHERE id = ${gameId} FOR NO KEY UPDATE SKIP LOCKED)
-      AND board_version < ${version} AND (board_message_id = ${messageId} OR board_message_id IS NULL)`;
+  await query(ctx.db, MARK_BOARD_RENDERED, [version, messageId, gameId]);
 }
+
+/** Every click on a board records it: prepared on plain pg (src/db/hot.ts `query`). */
+const MARK_BOARD_RENDERED = {
+  name: 'stonehall-mark-board',
+  text: `UPDATE games SET board_version = $1::int, board_message_id = $2::text
+    WHERE id = (SELECT id FROM games WHERE id = $3::int FOR NO KEY UPDATE SKIP LOCKED)
+      AND board_version < $1::int AND (board_message_id = $2::text OR board_message_id IS NULL)`,
+};
 
 /** The move log of a game, for replays and audits. */
 export async function moveLog(ctx: ServiceContext, gameId: number): Promise<Array<{ seq: number; actorId: string; entry: LogEntry }>> {

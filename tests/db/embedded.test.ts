@@ -9,7 +9,7 @@ import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
-import { getGame, playMove } from '../../src/services/games.ts';
+import { getGame, markBoardRendered, playMove } from '../../src/services/games.ts';
 
 /** `npm start` without DATABASE_URL runs on PGlite: the same migrations and services must work there and keep data. */
 describe('embedded Postgres (PGlite)', () => {
@@ -35,6 +35,9 @@ describe('embedded Postgres (PGlite)', () => {
     const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: 'g' });
     const first = (await getGame(ctx, game.id, 'g')).view(null) as { turn: string };
     await playMove(ctx, { gameId: game.id, userId: first.turn, guildId: 'g', move: { type: 'place', column: 2 }, expectedVersion: 0 });
+    // A statement prepared on plain pg where there is a pool runs its same text through Prisma here.
+    await markBoardRendered(ctx, game.id, 1, '777');
+    expect((await getGame(ctx, game.id, 'g')).game).toMatchObject({ boardVersion: 1, boardMessageId: '777' });
     await db.close();
 
     db = await openEmbedded(dir);

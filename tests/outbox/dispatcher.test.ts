@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Outbox } from '../../src/generated/prisma/client.ts';
-import { DeliveryError, Dispatcher, type Deliverer } from '../../src/outbox/dispatcher.ts';
+import { DeliveryError, Dispatcher, type ClaimHints, type Deliverer } from '../../src/outbox/dispatcher.ts';
+import { inTransaction, startGame } from '../../src/services/games.ts';
 import { enqueue } from '../../src/services/notifications.ts';
 import { connectPostgres } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -44,6 +45,28 @@ async function put(ctx: ReturnType<typeof testContext>, n: number) {
 }
 
 describe('outbox dispatcher', () => {
+  it('a board row is claimed with the board message when the board already shows the game, so delivery reads nothing more', async () => {
+    const ctx = testContext(db);
+    const guildId = '720000000000000077';
+    await db.prisma.guild.upsert({ where: { id: guildId }, create: { id: guildId }, update: {} });
+    const players = [{ id: '720000000000000101', name: 'ann' }, { id: '720000000000000102', name: 'ben' }];
+    const shown = await inTransaction(ctx, (tx) => startGame(tx, ctx, { guildId, channelId: '1', kind: 'knucklebones', players }));
+    const behind = await inTransaction(ctx, (tx) => startGame(tx, ctx, { guildId, channelId: '1', kind: 'knucklebones', players }));
+    // The first game's board shows its version (a click's answer edited it); the second's is not posted yet.
+    await db.prisma.game.update({ where: { id: shown.id }, data: { boardMessageId: '999', boardVersion: shown.version } });
+    await db.sql.exec(`DELETE FROM outbox WHERE kind <> 'board'`);
+    const hints = new Map<number, ClaimHints | undefined>();
+    const rec: Deliverer = {
+      async deliver(row, h) {
+        hints.set((row.payload as { gameId: number }).gameId, h);
+        return 'ok';
+      },
+    };
+    await new Dispatcher(ctx, rec).drain();
+    expect(hints.get(shown.id)).toEqual({ boardShown: '999' });
+    expect(hints.get(behind.id)).toEqual({ boardShown: null });
+  });
+
   it('delivers every row once and records what was sent', async () => {
     const ctx = testContext(db);
     await put(ctx, 30);
