@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits } from 'discord.js';
+import { Client, GatewayIntentBits, REST, Routes } from 'discord.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
@@ -35,4 +35,10 @@ export function botAndBrowser(prepare?: (emulator: Emulator, client: Client) => 
     await setup.emulator?.close();
   });
   return setup;
+}
+
+/** Registers `commands` (Discord's JSON) as the test guild's slash commands, through REST as a bot does. */
+export async function registerCommands(emulator: Emulator, commands: unknown[]): Promise<void> {
+  const rest = new REST({ api: emulator.apiBase }).setToken(emulator.botToken);
+  await rest.put(Routes.applicationGuildCommands(emulator.applicationId, emulator.guildId), { body: commands });
 }

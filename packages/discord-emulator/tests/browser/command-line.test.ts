@@ -1,7 +1,6 @@
-import { REST, Routes } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
-import { botAndBrowser } from './bot-and-browser.ts';
+import { botAndBrowser, registerCommands } from './bot-and-browser.ts';
 
 /**
  * Slash commands typed as a line in the playground, as a person types them in Discord: an option
@@ -11,27 +10,24 @@ import { botAndBrowser } from './bot-and-browser.ts';
 const seen: Array<Record<string, string | number | null>> = [];
 
 const setup = botAndBrowser(async (emulator, client) => {
-  const rest = new REST({ api: emulator.apiBase }).setToken(emulator.botToken);
-  await rest.put(Routes.applicationGuildCommands(emulator.applicationId, emulator.guildId), {
-    body: [
-      {
-        name: 'alias',
-        description: 'Name a stone',
-        options: [
-          {
-            type: 1,
-            name: 'set',
-            description: 'Give a stone an alias',
-            options: [
-              { type: 3, name: 'stone', description: 'The stone', required: true },
-              { type: 3, name: 'alias', description: 'The new alias', required: true },
-            ],
-          },
-        ],
-      },
-      { name: 'count', description: 'Count to n', options: [{ type: 4, name: 'n', description: 'How far', required: true, min_value: 1 }] },
-    ],
-  });
+  await registerCommands(emulator, [
+    {
+      name: 'alias',
+      description: 'Name a stone',
+      options: [
+        {
+          type: 1,
+          name: 'set',
+          description: 'Give a stone an alias',
+          options: [
+            { type: 3, name: 'stone', description: 'The stone', required: true },
+            { type: 3, name: 'alias', description: 'The new alias', required: true },
+          ],
+        },
+      ],
+    },
+    { name: 'count', description: 'Count to n', options: [{ type: 4, name: 'n', description: 'How far', required: true, min_value: 1 }] },
+  ]);
   client.on('interactionCreate', async (i) => {
     if (!i.isChatInputCommand()) return;
     if (i.commandName === 'alias') {

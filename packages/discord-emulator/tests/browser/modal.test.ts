@@ -1,7 +1,7 @@
-import { ActionRowBuilder, ModalBuilder, REST, Routes, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
-import { botAndBrowser } from './bot-and-browser.ts';
+import { botAndBrowser, registerCommands } from './bot-and-browser.ts';
 
 /**
  * What Stonehall does not use yet but a bot may: a command typed as a whole line (a choice by name,
@@ -10,19 +10,16 @@ import { botAndBrowser } from './bot-and-browser.ts';
 const seen: Array<{ kind: string; loud: boolean | null }> = [];
 
 const setup = botAndBrowser(async (emulator, client) => {
-  const rest = new REST({ api: emulator.apiBase }).setToken(emulator.botToken);
-  await rest.put(Routes.applicationGuildCommands(emulator.applicationId, emulator.guildId), {
-    body: [
-      {
-        name: 'team',
-        description: 'Name your team',
-        options: [
-          { type: 3, name: 'kind', description: 'Colour', required: true, choices: [{ name: 'Red', value: 'r' }, { name: 'Blue', value: 'b' }] },
-          { type: 5, name: 'loud', description: 'Announce it?' },
-        ],
-      },
-    ],
-  });
+  await registerCommands(emulator, [
+    {
+      name: 'team',
+      description: 'Name your team',
+      options: [
+        { type: 3, name: 'kind', description: 'Colour', required: true, choices: [{ name: 'Red', value: 'r' }, { name: 'Blue', value: 'b' }] },
+        { type: 5, name: 'loud', description: 'Announce it?' },
+      ],
+    },
+  ]);
   client.on('interactionCreate', async (i) => {
     if (i.isChatInputCommand()) {
       seen.push({ kind: i.options.getString('kind', true), loud: i.options.getBoolean('loud') });
