@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,15 +22,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startAndStop(signal: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; output: string; url: string; ms: number }> {
-  const proc = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: db.url, EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Everything `proc` writes to stdout and stderr, as it comes (`output`), and the playground address
+ * from its start-up banner (`url`), which fails if no banner comes within `ms` or `proc` exits first.
+ */
+function watchOutput(proc: ChildProcess, ms: number): { url: Promise<string>; readonly output: string } {
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 60_000);
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), ms);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -41,14 +40,31 @@ async function startAndStop(signal: 'SIGTERM' | 'SIGINT'): Promise<{ code: numbe
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
+    proc.on('exit', () => reject(new Error(`${proc.spawnargs.join(' ')} exited before its banner:\n${output}`)));
   });
+  return {
+    url,
+    get output() {
+      return output;
+    },
+  };
+}
+
+async function startAndStop(signal: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; output: string; url: string; ms: number }> {
+  const proc = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: db.url, EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = watchOutput(proc, 60_000);
+  const url = await log.url;
   expect((await fetch(`${url}/_test/clock`)).ok).toBe(true);
   const sent = Date.now();
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   proc.kill(signal);
   const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
   if (code === null && proc.exitCode === null) proc.kill('SIGKILL');
-  return { code, output, url, ms: Date.now() - sent };
+  return { code, output: log.output, url, ms: Date.now() - sent };
 }
 
 describe('stopping npm start', () => {
@@ -113,26 +129,13 @@ async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIG
   for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
   const npm = spawn('npm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const npmPid = npm.pid!;
-  let output = '';
+  const log = watchOutput(npm, 90_000);
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 90_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const m = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      };
-      npm.stdout!.on('data', onData);
-      npm.stderr!.on('data', onData);
-      npm.on('exit', () => reject(new Error(`npm start exited before its banner:\n${output}`)));
-    });
+    const url = await log.url;
     expect((await fetch(`${url}/_test/clock`)).ok).toBe(true);
     // The bot's own pid, from its log lines, and every process npm started.
-    const botPid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+    const botPid = Number(/"pid":(\d+)/.exec(log.output)?.[1]);
     const before = processGroup(npmPid);
     expect(before).toContain(npmPid);
     expect(before).toContain(botPid);
@@ -140,7 +143,7 @@ async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIG
     process.kill(target === 'npm' ? npmPid : -npmPid, signal);
     const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000))]);
     const after = processGroup(npmPid);
-    return { code, output, url, before, after, botPid };
+    return { code, output: log.output, url, before, after, botPid };
   } finally {
     // Never leave a bot behind, whatever failed above.
     try {

@@ -1,40 +1,23 @@
-import { Client, GatewayIntentBits, PermissionFlagsBits, type TextChannel } from 'discord.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { launchBrowser, openPage, runBrowserTests } from '../../src/playwright.ts';
+import { PermissionFlagsBits, type TextChannel } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, runBrowserTests } from '../../src/playwright.ts';
+import { botAndBrowser } from './bot-and-browser.ts';
 
 /**
  * A moderator opens a channel's settings in the playground, sees what the bot may do there and
  * switches the bot's permissions; the bot (a real discord.js client) learns of it through
  * CHANNEL_UPDATE and Discord's refusals follow.
  */
-let emulator: Emulator;
-let client: Client;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!runBrowserTests) return;
-  emulator = await startEmulator({ logger: silentLogger });
-  client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: emulator.apiBase } });
-  const ready = new Promise((resolve) => client.once('clientReady', resolve));
-  await client.login(emulator.botToken);
-  [browser] = await Promise.all([launchBrowser(), ready]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await client?.destroy();
-  await emulator?.close();
-});
+const setup = botAndBrowser();
 
 describe.skipIf(!runBrowserTests)('channel settings in the playground', () => {
   it('a player sees no settings; the moderator switches Attach Files and View Channel off and on for the bot', async () => {
-    const player = await openPage(browser, emulator.url, { query: '?as=alice&channel=games' });
+    const player = await openPage(setup.browser, setup.emulator.url, { query: '?as=alice&channel=games' });
     await player.locator('#chat-title', { hasText: 'games' }).waitFor();
     expect(await player.locator('#channel-settings-btn').isVisible()).toBe(false);
     await player.close();
 
-    const page = await openPage(browser, emulator.url, { query: '?as=moderator&channel=games' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=moderator&channel=games' });
     await page.getByRole('button', { name: /Channel settings/ }).click();
     const panel = page.getByRole('dialog', { name: 'What EmulatorBot may do in #games' });
     await panel.waitFor();
@@ -42,9 +25,9 @@ describe.skipIf(!runBrowserTests)('channel settings in the playground', () => {
     const attach = panel.getByRole('switch', { name: 'Attach Files' });
     expect(await attach.isChecked()).toBe(true);
 
-    const games = client.channels.cache.get(emulator.channels.games!) as TextChannel;
+    const games = setup.client.channels.cache.get(setup.emulator.channels.games!) as TextChannel;
     const me = games.guild.members.me!;
-    const updated = new Promise((resolve) => client.once('channelUpdate', resolve));
+    const updated = new Promise((resolve) => setup.client.once('channelUpdate', resolve));
     await attach.click();
     await panel.getByText('EmulatorBot is missing: Attach Files.').waitFor();
     await updated;
@@ -61,18 +44,18 @@ describe.skipIf(!runBrowserTests)('channel settings in the playground', () => {
 
     await panel.getByRole('button', { name: "Remove EmulatorBot's overwrite" }).click();
     await panel.getByText('EmulatorBot has everything it needs here.').waitFor();
-    expect((await emulator.client.channelPermissions('games')).overwrites).toEqual([]);
+    expect((await setup.emulator.client.channelPermissions('games')).overwrites).toEqual([]);
     await expect(games.send('back')).resolves.toBeTruthy();
     expect(page.errors).toEqual([]);
   });
 
   it('a change made elsewhere (the test API) shows in an open panel', async () => {
-    const page = await openPage(browser, emulator.url, { query: '?as=moderator&channel=general' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=moderator&channel=general' });
     await page.getByRole('button', { name: /Channel settings/ }).click();
     const panel = page.getByRole('dialog', { name: 'What EmulatorBot may do in #general' });
     await panel.getByText('EmulatorBot has everything it needs here.').waitFor();
-    await emulator.client.setOverwrite({ channel: 'general', role: '@everyone', deny: ['EMBED_LINKS'] });
-    await emulator.client.setRolePermissions({ role: 'EmulatorBot', permissions: ['VIEW_CHANNEL', 'SEND_MESSAGES', 'ATTACH_FILES', 'READ_MESSAGE_HISTORY'] });
+    await setup.emulator.client.setOverwrite({ channel: 'general', role: '@everyone', deny: ['EMBED_LINKS'] });
+    await setup.emulator.client.setRolePermissions({ role: 'EmulatorBot', permissions: ['VIEW_CHANNEL', 'SEND_MESSAGES', 'ATTACH_FILES', 'READ_MESSAGE_HISTORY'] });
     await panel.getByText('EmulatorBot is missing: Embed Links.').waitFor();
     expect(await panel.getByRole('switch', { name: 'Embed Links' }).isChecked()).toBe(false);
     expect(page.errors).toEqual([]);

@@ -1,44 +1,33 @@
-import { Client, GatewayIntentBits, REST, Routes } from 'discord.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { launchBrowser, message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
+import { describe, expect, it } from 'vitest';
+import { message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
+import { botAndBrowser, registerCommands } from './bot-and-browser.ts';
 
 /**
  * Slash commands typed as a line in the playground, as a person types them in Discord: an option
  * value with spaces, and the form's hint for a number option. A tiny discord.js bot of the test's
  * own that echoes what it received, no database.
  */
-let emulator: Emulator;
-let client: Client;
-let browser: Browser;
 const seen: Array<Record<string, string | number | null>> = [];
 
-beforeAll(async () => {
-  if (!runBrowserTests) return;
-  emulator = await startEmulator({ logger: silentLogger });
-  const rest = new REST({ api: emulator.apiBase }).setToken(emulator.botToken);
-  await rest.put(Routes.applicationGuildCommands(emulator.applicationId, emulator.guildId), {
-    body: [
-      {
-        name: 'alias',
-        description: 'Name a stone',
-        options: [
-          {
-            type: 1,
-            name: 'set',
-            description: 'Give a stone an alias',
-            options: [
-              { type: 3, name: 'stone', description: 'The stone', required: true },
-              { type: 3, name: 'alias', description: 'The new alias', required: true },
-            ],
-          },
-        ],
-      },
-      { name: 'count', description: 'Count to n', options: [{ type: 4, name: 'n', description: 'How far', required: true, min_value: 1 }] },
-    ],
-  });
-  client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: emulator.apiBase } });
+const setup = botAndBrowser(async (emulator, client) => {
+  await registerCommands(emulator, [
+    {
+      name: 'alias',
+      description: 'Name a stone',
+      options: [
+        {
+          type: 1,
+          name: 'set',
+          description: 'Give a stone an alias',
+          options: [
+            { type: 3, name: 'stone', description: 'The stone', required: true },
+            { type: 3, name: 'alias', description: 'The new alias', required: true },
+          ],
+        },
+      ],
+    },
+    { name: 'count', description: 'Count to n', options: [{ type: 4, name: 'n', description: 'How far', required: true, min_value: 1 }] },
+  ]);
   client.on('interactionCreate', async (i) => {
     if (!i.isChatInputCommand()) return;
     if (i.commandName === 'alias') {
@@ -49,20 +38,12 @@ beforeAll(async () => {
       await i.reply({ content: `Counted to ${i.options.getInteger('n', true)}`, flags: 64 });
     }
   });
-  const ready = new Promise((resolve) => client.once('clientReady', resolve));
-  await client.login(emulator.botToken);
-  [browser] = await Promise.all([launchBrowser(), ready]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await client?.destroy();
-  await emulator?.close();
 });
 
 describe.skipIf(!runBrowserTests)('a slash command typed as a line in the playground', () => {
   it('sends an option value that holds spaces, up to the next option name, as Discord does', async () => {
     seen.length = 0;
-    const page = await openPage(browser, emulator.url, { query: '?as=carol&channel=general' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=carol&channel=general' });
     await type(page, '/alias set alias:Big Red <b>x</b> stone:3');
     await page.locator('.popup .slash-item', { hasText: '/alias set' }).waitFor();
     await page.keyboard.press('Enter');
@@ -80,7 +61,7 @@ describe.skipIf(!runBrowserTests)('a slash command typed as a line in the playgr
   });
 
   it('says which text belongs to no option, and still refuses a command that does not exist', async () => {
-    const page = await openPage(browser, emulator.url, { query: '?as=carol&channel=general' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=carol&channel=general' });
     await type(page, '/alias sett stone:3 alias:x');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
@@ -95,7 +76,7 @@ describe.skipIf(!runBrowserTests)('a slash command typed as a line in the playgr
   });
 
   it('asks for an integer with "an"', async () => {
-    const page = await openPage(browser, emulator.url, { query: '?as=carol&channel=general' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=carol&channel=general' });
     await type(page, '/count');
     await page.locator('.popup .slash-item', { hasText: '/count' }).waitFor();
     await page.keyboard.press('Enter');

@@ -1,9 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { ActionRowBuilder, Client, GatewayIntentBits, StringSelectMenuBuilder, type TextChannel } from 'discord.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { DESKTOP, launchBrowser, menuOptionsOutOfSight, message, openPage, PHONE, runBrowserTests, screenshot } from '../../src/playwright.ts';
+import { ActionRowBuilder, StringSelectMenuBuilder, type TextChannel } from 'discord.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, menuOptionsOutOfSight, message, openPage, PHONE, runBrowserTests, screenshot } from '../../src/playwright.ts';
+import { botAndBrowser } from './bot-and-browser.ts';
 
 /**
  * A select menu in the last message, right above the message box, and a picture too wide for a
@@ -11,9 +10,6 @@ import { DESKTOP, launchBrowser, menuOptionsOutOfSight, message, openPage, PHONE
  * downward under the message box, cut off), and a tap on the picture opens it full size in a
  * lightbox that closes again (it did nothing). A tiny discord.js bot of the test's own.
  */
-let emulator: Emulator;
-let client: Client;
-let browser: Browser;
 const picked: string[] = [];
 const STONES = Array.from({ length: 12 }, (_, i) => ({ label: `Stone #${i + 1}`, value: `s${i + 1}`, description: `Pyramid ${(i % 4) + 1}, ${i % 2 ? 'blue' : 'red'}` }));
 
@@ -55,36 +51,28 @@ function png(w: number, h: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-beforeAll(async () => {
-  if (!runBrowserTests) return;
-  emulator = await startEmulator({ logger: silentLogger });
-  client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: emulator.apiBase } });
+const setup = botAndBrowser((_emulator, client) => {
   client.on('interactionCreate', async (i) => {
     if (!i.isStringSelectMenu()) return;
     picked.push(...i.values);
     await i.reply({ content: `You picked ${i.values.join(', ')}`, flags: 64 });
   });
-  const ready = new Promise((resolve) => client.once('clientReady', resolve));
-  await client.login(emulator.botToken);
-  await ready;
-  const channel = (await client.channels.fetch(emulator.channels.general!)) as TextChannel;
+});
+// After the bot is ready: the messages the tests look at, the last one right above the message box.
+beforeAll(async () => {
+  if (!runBrowserTests) return;
+  const channel = (await setup.client.channels.fetch(setup.emulator.channels.general!)) as TextChannel;
   const early = new StringSelectMenuBuilder().setCustomId('early').setPlaceholder('An earlier menu').addOptions(STONES.slice(0, 4));
   await channel.send({ content: 'An earlier menu, with room below it', components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(early)] });
   await channel.send({ content: 'The board', files: [{ attachment: png(900, 700), name: 'board.png', description: 'The board' }] });
   const menu = new StringSelectMenuBuilder().setCustomId('stone').setPlaceholder('Choose a stone').addOptions(STONES);
   await channel.send({ content: 'Your turn: choose a stone', components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu)] });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await client?.destroy();
-  await emulator?.close();
 });
 
 describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => {
   for (const [size, viewport, who] of [['desktop', DESKTOP, 'alice'], ['phone', PHONE, 'bob']] as const) {
     it(`${size}: the last message's menu opens upward with every option in sight, and a choice is sent`, async () => {
-      const page = await openPage(browser, emulator.url, { query: `?as=${who}&channel=general`, viewport });
+      const page = await openPage(setup.browser, setup.emulator.url, { query: `?as=${who}&channel=general`, viewport });
       const msg = message(page, 'Your turn: choose a stone');
       await msg.locator('.select-face').click();
       const menu = msg.getByRole('listbox');
@@ -105,7 +93,7 @@ describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => 
 
     if (size === 'desktop') {
       it('desktop: a menu with room below it opens downward, as before', async () => {
-        const page = await openPage(browser, emulator.url, { query: `?as=${who}&channel=general`, viewport });
+        const page = await openPage(setup.browser, setup.emulator.url, { query: `?as=${who}&channel=general`, viewport });
         const msg = message(page, 'An earlier menu, with room below it');
         await msg.locator('.select-face').click();
         const menu = msg.getByRole('listbox');
@@ -120,7 +108,7 @@ describe.skipIf(!runBrowserTests)('menus and pictures in the playground', () => 
     }
 
     it(`${size}: a tap on a picture opens it full size; a tap on it shows its own size; Esc and ✕ close it`, async () => {
-      const page = await openPage(browser, emulator.url, { query: `?as=${who}&channel=general`, viewport });
+      const page = await openPage(setup.browser, setup.emulator.url, { query: `?as=${who}&channel=general`, viewport });
       const thumb = message(page, 'The board').locator('.attachment-image img');
       await expect.poll(() => thumb.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(900);
       await thumb.click();

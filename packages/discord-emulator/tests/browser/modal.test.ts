@@ -1,35 +1,25 @@
-import { ActionRowBuilder, Client, GatewayIntentBits, ModalBuilder, REST, Routes, TextInputBuilder, TextInputStyle } from 'discord.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { launchBrowser, message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
+import { ActionRowBuilder, ModalBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { message, openPage, runBrowserTests, type } from '../../src/playwright.ts';
+import { botAndBrowser, registerCommands } from './bot-and-browser.ts';
 
 /**
  * What Stonehall does not use yet but a bot may: a command typed as a whole line (a choice by name,
  * a boolean), a modal, and its submission. A tiny discord.js bot of the test's own, no database.
  */
-let emulator: Emulator;
-let client: Client;
-let browser: Browser;
 const seen: Array<{ kind: string; loud: boolean | null }> = [];
 
-beforeAll(async () => {
-  if (!runBrowserTests) return;
-  emulator = await startEmulator({ logger: silentLogger });
-  const rest = new REST({ api: emulator.apiBase }).setToken(emulator.botToken);
-  await rest.put(Routes.applicationGuildCommands(emulator.applicationId, emulator.guildId), {
-    body: [
-      {
-        name: 'team',
-        description: 'Name your team',
-        options: [
-          { type: 3, name: 'kind', description: 'Colour', required: true, choices: [{ name: 'Red', value: 'r' }, { name: 'Blue', value: 'b' }] },
-          { type: 5, name: 'loud', description: 'Announce it?' },
-        ],
-      },
-    ],
-  });
-  client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: emulator.apiBase } });
+const setup = botAndBrowser(async (emulator, client) => {
+  await registerCommands(emulator, [
+    {
+      name: 'team',
+      description: 'Name your team',
+      options: [
+        { type: 3, name: 'kind', description: 'Colour', required: true, choices: [{ name: 'Red', value: 'r' }, { name: 'Blue', value: 'b' }] },
+        { type: 5, name: 'loud', description: 'Announce it?' },
+      ],
+    },
+  ]);
   client.on('interactionCreate', async (i) => {
     if (i.isChatInputCommand()) {
       seen.push({ kind: i.options.getString('kind', true), loud: i.options.getBoolean('loud') });
@@ -39,19 +29,11 @@ beforeAll(async () => {
       await i.reply({ content: `Team **${i.fields.getTextInputValue('name')}** is ready`, flags: 64 });
     }
   });
-  const ready = new Promise((resolve) => client.once('clientReady', resolve));
-  await client.login(emulator.botToken);
-  [browser] = await Promise.all([launchBrowser(), ready]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await client?.destroy();
-  await emulator?.close();
 });
 
 describe.skipIf(!runBrowserTests)('the playground with a bot that opens modals', () => {
   it('sends a command typed as a line, shows the modal and submits it', async () => {
-    const page = await openPage(browser, emulator.url, { query: '?as=carol&channel=general' });
+    const page = await openPage(setup.browser, setup.emulator.url, { query: '?as=carol&channel=general' });
     await type(page, '/team kind:Blue loud:true');
     await page.locator('.popup .slash-item', { hasText: '/team' }).waitFor();
     await page.keyboard.press('Enter');
