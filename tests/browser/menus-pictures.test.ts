@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, startHarness, type Harness } from '../helpers/harness.ts';
 import { load, whoseTurn } from '../games/crystallia/driver.ts';
 import { DESKTOP, launchBrowser, menuOptionsOutOfSight, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, warmUp } from './browser.ts';
+import { WIDTH } from '../../src/games/crystallia/render.ts';
 
 /**
  * Issue 23, points 14 and 15, where players met them: Crystallia's stone menu and Keystone's card
@@ -60,9 +61,9 @@ describe.skipIf(!runBrowserTests)('menus at the bottom of the page and pictures,
       const panel = await opensPanel(page, () => board.getByRole('button', { name: 'Take your turn' }).click());
       await openedInSight(page, panel.locator('.select[data-cid^="cr:stone:"]'), `crystallia-stone-menu-${size}`);
 
-      // The board's picture, full size: fitted to the screen, then at its own 720 px.
+      // The board's picture, full size: fitted to the screen, then at its own width (the renderer's WIDTH px).
       const picture = board.locator('.attachment-image img');
-      await expect.poll(() => natural(picture), { timeout: 10_000 }).toBe(720);
+      await expect.poll(() => natural(picture), { timeout: 10_000 }).toBe(WIDTH);
       const shown = (await picture.boundingBox())!.width;
       await picture.click();
       const lightbox = page.getByRole('dialog', { name: /^Picture/ });
@@ -73,9 +74,9 @@ describe.skipIf(!runBrowserTests)('menus at the bottom of the page and pictures,
       expect(fitted.y + fitted.height).toBeLessThanOrEqual(viewport.height);
       expect(fitted.width).toBeGreaterThanOrEqual(shown - 1);
       await screenshot(page, `crystallia-lightbox-${size}`);
-      if (fitted.width < 720) {
+      if (fitted.width < WIDTH) {
         await full.click();
-        await expect.poll(async () => Math.round((await full.boundingBox())!.width)).toBe(720);
+        await expect.poll(async () => Math.round((await full.boundingBox())!.width)).toBe(WIDTH);
         await screenshot(page, `crystallia-lightbox-zoomed-${size}`);
       }
       await lightbox.getByRole('button', { name: 'Close' }).click();
