@@ -59,11 +59,26 @@ describe('crash safety: SIGKILL at random points', () => {
     const games: number[] = [];
     for (const [a, b] of PAIRS) games.push(await startGame(w, a, b));
     const answered = new Map<number, number>();
+    const count = (game: number, type: number | null) => {
+      if (type === 7) answered.set(game, (answered.get(game) ?? 0) + 1);
+    };
+    // The kills are paced by the games, not by the wall clock: after every 1-3 rounds of clicks, at
+    // a random point of the next round. Games without rate limits end in about a second, and a kill
+    // every 0.3-1.2 s then missed them altogether in about half the runs.
+    let rounds = 0;
+    let waiters: Array<{ round: number; go: () => void }> = [];
+    const afterRound = (round: number) => new Promise<void>((go) => waiters.push({ round, go }));
+    const roundPlayed = () => {
+      rounds++;
+      for (const x of waiters.filter((x) => x.round <= rounds || stop)) x.go();
+      waiters = waiters.filter((x) => x.round > rounds && !stop);
+    };
     let kills = 0;
     let stop = false;
     const killer = (async () => {
       while (!stop && kills < 6) {
-        await new Promise((r) => setTimeout(r, 300 + Math.random() * 900));
+        await afterRound(rounds + 1 + Math.floor(Math.random() * 3));
+        await new Promise((r) => setTimeout(r, Math.random() * 100));
         if (stop) break;
         await bot.kill();
         kills++;
@@ -74,12 +89,12 @@ describe('crash safety: SIGKILL at random points', () => {
     let seed = 0;
     while (Date.now() < deadline) {
       const results = await Promise.all(games.map((g) => clickOnce(w, g, seed++)));
-      results.forEach((r, i) => {
-        if (r.type === 7) answered.set(games[i]!, (answered.get(games[i]!) ?? 0) + 1);
-      });
+      results.forEach((r, i) => count(games[i]!, r.type));
       if (results.every((r) => r.over)) break;
+      roundPlayed();
     }
     stop = true;
+    roundPlayed();
     await killer;
     if (!bot.running) await bot.start();
     expect(await w.db.prisma.game.count({ where: { status: 'active' } }), 'every game was played to the end').toBe(0);
