@@ -45,6 +45,8 @@ export interface Bot {
   phaseSchedule: PhaseSchedule;
   /** Runs due jobs and delivers the outbox until both are idle. */
   settle(): Promise<void>;
+  /** Resolves once every interaction being handled now is done (tests: a reply the emulator answers late). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -137,6 +139,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
         if (fired === 0 && sent === 0) return;
       }
     },
+    idle: () => route.idle(),
     /**
      * A clean stop: no new interaction is taken, those in flight finish (their transactions commit
      * or roll back), the scheduler and the outbox stop claiming work once their current job and

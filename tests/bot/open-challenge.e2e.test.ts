@@ -78,7 +78,7 @@ describe('open challenges', () => {
     expect(acc.response?.type).toBe(7);
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active' }, orderBy: { id: 'desc' } });
     expect(game.boardMessageId).toBe(msg.id);
-    await new Promise((r) => setTimeout(r, 1700)); // the late answer arrives; the bot records the id
+    await h.bot.idle(); // the late answer arrives; the bot records the id
     await h.settle();
     expect((await h.api.messages('knucklebones', 'carol')).messages).toHaveLength(before);
     await resign(game.id, 'dave');

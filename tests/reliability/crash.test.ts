@@ -59,32 +59,72 @@ describe('crash safety: SIGKILL at random points', () => {
     const games: number[] = [];
     for (const [a, b] of PAIRS) games.push(await startGame(w, a, b));
     const answered = new Map<number, number>();
+    const count = (game: number, type: number | null) => {
+      if (type === 7) answered.set(game, (answered.get(game) ?? 0) + 1);
+    };
+    // The kills are paced by the games, not by the wall clock: after every 1-3 rounds of clicks
+    // that moved a game on, at a random point of the next round. Games without rate limits end in
+    // about a second, and a kill every 0.3-1.2 s then missed them altogether in about half the runs.
+    let rounds = 0;
+    let waiters: Array<{ round: number; go: () => void }> = [];
+    const afterRound = (round: number) => new Promise<void>((go) => waiters.push({ round, go }));
+    const roundPlayed = () => {
+      rounds++;
+      for (const x of waiters.filter((x) => x.round <= rounds || stop)) x.go();
+      waiters = waiters.filter((x) => x.round > rounds && !stop);
+    };
+    // Settles when the next process is up after a kill. A click sent before it went to a process
+    // that is now dead, or to none (the dead one's session): no answer can come but one already on
+    // its way, and waiting out the emulator's 10 s answer window only stalled the games. The loop
+    // moves on; the click's answer, if one came, is still awaited and counted at the end.
+    let restarted!: Promise<void>;
+    let onRestart = () => {};
+    const nextRestart = () => (restarted = new Promise<void>((r) => (onRestart = r)));
+    nextRestart();
     let kills = 0;
     let stop = false;
     const killer = (async () => {
       while (!stop && kills < 6) {
-        await new Promise((r) => setTimeout(r, 300 + Math.random() * 900));
+        await afterRound(rounds + 1 + Math.floor(Math.random() * 3));
+        await new Promise((r) => setTimeout(r, Math.random() * 100));
         if (stop) break;
         await bot.kill();
         kills++;
         await bot.start();
+        const up = onRestart;
+        nextRestart();
+        up();
       }
     })();
+    const late: Array<Promise<void>> = [];
+    let stalled = false;
     const deadline = Date.now() + 100_000;
     let seed = 0;
     while (Date.now() < deadline) {
-      const results = await Promise.all(games.map((g) => clickOnce(w, g, seed++)));
+      const results = await Promise.all(games.map((g) => clickOnce(w, g, seed++, restarted)));
       results.forEach((r, i) => {
-        if (r.type === 7) answered.set(games[i]!, (answered.get(games[i]!) ?? 0) + 1);
+        count(games[i]!, r.type);
+        if (r.late) late.push(r.late.then((type) => count(games[i]!, type)));
       });
       if (results.every((r) => r.over)) break;
+      if (results.some((r) => r.type === 7 || r.late)) {
+        stalled = false;
+        roundPlayed();
+      } else if (!stalled) {
+        // No board took a click: their updates wait in outbox rows a killed process had leased.
+        // The lease lapses on the test clock (as in drainAfterKills), not in 30 real seconds.
+        stalled = true;
+        await w.emulator.client.advanceClock(31_000);
+      }
     }
     stop = true;
+    roundPlayed();
     await killer;
     if (!bot.running) await bot.start();
     expect(await w.db.prisma.game.count({ where: { status: 'active' } }), 'every game was played to the end').toBe(0);
     await drainAfterKills();
     expect(kills).toBeGreaterThanOrEqual(3);
+    await Promise.all(late); // the answers of the clicks the loop stopped waiting for (their windows close meanwhile)
 
     for (const id of games) {
       const report = await verifyGame({ db: w.db.prisma, clock: new OffsetClock(), log: silentLogger, games: registry }, id);

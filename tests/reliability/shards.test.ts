@@ -35,7 +35,9 @@ const procs: BotProcess[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  emulator = await startEmulator({ server, logger: silentLogger, interactionTimeoutMs: 10_000, recommendedShards: 4 });
+  // Without rate limits (see tests/helpers/harness.ts): this is about which shard answers, and
+  // nothing here is about rate limits.
+  emulator = await startEmulator({ server, logger: silentLogger, interactionTimeoutMs: 10_000, recommendedShards: 4, rateLimits: false });
   // Global commands: every server has them.
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, apiBase: emulator.apiBase });
 });

@@ -90,8 +90,12 @@ export async function startGame(w: World, a: string, b: string): Promise<number>
   return ch.gameId!;
 }
 
-/** One click by whoever is to move, on the current board. Returns the emulator's answer type or null. */
-export async function clickOnce(w: World, gameId: number, pickSeed: number): Promise<{ type: number | null; over: boolean }> {
+/**
+ * One click by whoever is to move, on the current board. Returns the emulator's answer type or null.
+ * `moveOn`, when it settles before the answer, ends the wait: the answer is then `late`, still
+ * awaited by the caller (a click whose bot process was killed waits out the answer window).
+ */
+export async function clickOnce(w: World, gameId: number, pickSeed: number, moveOn?: Promise<void>): Promise<{ type: number | null; over: boolean; late?: Promise<number | null> }> {
   const g = await w.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
   const st = g.state as unknown as KnucklebonesState;
   if (st.outcome) return { type: null, over: true };
@@ -101,12 +105,13 @@ export async function clickOnce(w: World, gameId: number, pickSeed: number): Pro
   const open = (row?.components ?? []).filter((b) => b.custom_id?.startsWith('kb:place') && !b.disabled);
   if (open.length === 0) return { type: null, over: false };
   const pick = open[pickSeed % open.length]!;
-  try {
-    const res = await w.emulator.client.click(w.alias[st.turn!]!, board.id, pick.custom_id!);
-    return { type: res.response?.type ?? null, over: false };
-  } catch {
-    return { type: null, over: false }; // e.g. the board changed under us: a stale button
-  }
+  const answer = w.emulator.client.click(w.alias[st.turn!]!, board.id, pick.custom_id!).then(
+    (res) => res.response?.type ?? null,
+    () => null, // e.g. the board changed under us: a stale button
+  );
+  if (!moveOn) return { type: await answer, over: false };
+  const first = await Promise.race([answer.then((type) => ({ type })), moveOn.then(() => null)]);
+  return first ? { type: first.type, over: false } : { type: null, over: false, late: answer };
 }
 
 export function botMessages(w: World): Array<APIMessage & { nonce: string | number | null; channelId: string }> {

@@ -8,7 +8,9 @@ let channel: TextChannel;
 const warnings: unknown[][] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ logger: { info: () => undefined, warn: (...a: unknown[]) => warnings.push(a), error: () => undefined } });
+  // Without rate limits: some thirty requests to one channel would wait 10 s on its 5-per-5-s
+  // bucket, and nothing here is about rate limits (tests/rate-limits.test.ts is).
+  h = await startHarness({ rateLimits: false, logger: { info: () => undefined, warn: (...a: unknown[]) => warnings.push(a), error: () => undefined } });
   await h.client.application!.commands.set([
     new SlashCommandBuilder().setName('ping').setDescription('pong'),
     new SlashCommandBuilder()

@@ -68,7 +68,7 @@ describe('starting Keystone', () => {
     const table = await h.db.prisma.gameTable.findFirstOrThrow({ where: { hostId: h.emulator.users.dave }, orderBy: { id: 'desc' } });
     expect(table.messageId).toBeNull();
     expect((await h.api.click('carol', invite.id, button(invite, (b) => b.label === 'Decline').custom_id!)).response?.type).toBe(7);
-    await new Promise((res) => setTimeout(res, 1700));
+    await h.bot.idle(); // the late answer arrives; the bot records the invitation's id
     await h.settle();
     const now = (await h.api.messages('general', 'moderator')).messages.find((m) => m.id === invite.id)!;
     expect(now.content).toMatch(/declined: no game starts/);

@@ -190,7 +190,7 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     expect(acc.response?.type).toBe(7);
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active', seats: { some: { playerId: ids.dave } } } });
     expect(game.boardMessageId).toBe(challengeMsg.id);
-    await new Promise((r) => setTimeout(r, 1700)); // the late answer arrives; the bot records the id
+    await h.bot.idle(); // the late answer arrives; the bot records the id
     await h.settle();
     const after = (await h.api.messages('knucklebones', 'carol')).messages;
     expect(after).toHaveLength(before); // no second board was posted
@@ -206,7 +206,7 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const challengeMsg = res.response!.message!;
     const back = await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'dave' } });
     expect(back.response?.message?.content).toMatch(/accepted/);
-    await new Promise((r) => setTimeout(r, 1700));
+    await h.bot.idle(); // the late answer arrives; the bot records the id and strips the buttons
     await h.settle();
     const game = await h.db.prisma.game.findFirstOrThrow({ where: { status: 'active', seats: { some: { playerId: ids.dave } } } });
     const msgs = (await h.api.messages('knucklebones', 'carol')).messages;

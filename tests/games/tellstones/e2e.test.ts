@@ -407,7 +407,7 @@ describe('Tellstones through the emulator and the real discord.js client', () =>
     expect(table.status).toBe('started');
     const game = await h.db.prisma.game.findUniqueOrThrow({ where: { id: table.gameId! } });
     expect(game.boardMessageId).toBe(tableMsg.id);
-    await new Promise((r) => setTimeout(r, 2700));
+    await h.bot.idle(); // the late answer arrives; the bot records the table's message
     await h.settle();
     expect((await h.api.messages(CHANNEL, 'moderator')).messages).toHaveLength(before);
     expect((await board(game.id)).id).toBe(tableMsg.id);
