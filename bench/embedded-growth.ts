@@ -155,17 +155,21 @@ export async function embeddedGrowth(games: number, every: number, log: (line: s
     };
     const sample = async (n: number) => {
       await sleep(2000); // let the outbox and the emulator's debounced save finish
+      // RSS and the process's report first: listing every bot message through the test API
+      // allocates in that same process, in proportion to the history, and would inflate them.
+      const rss = await rssMiB(proc.pid!);
+      const parts = await report();
       const messages = (await emu.messagesBy('bot')).messages.length;
       const files = await readdir(path.join(dataDir, 'emulator', 'files')).catch(() => []);
       let fileBytes = 0;
       for (const f of files) fileBytes += (await stat(path.join(dataDir, 'emulator', 'files', f))).size;
-      const s = { games: n, rssMiB: await rssMiB(proc.pid!), messages, files: files.length, fileMiB: fileBytes / 2 ** 20, seconds: (performance.now() - t0) / 1000, parts: await report() };
+      const s = { games: n, rssMiB: rss, messages, files: files.length, fileMiB: fileBytes / 2 ** 20, seconds: (performance.now() - t0) / 1000, parts };
       samples.push(s);
       const p = s.parts;
-      const parts = p
+      const shown = p
         ? `  heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)}  external ${p.external.toFixed(0)} (buffers ${p.arrayBuffers.toFixed(0)})  PGlite wasm ${p.pgliteWasm?.toFixed(0) ?? '-'}  native heap ${p.nativeHeap?.toFixed(0) ?? '-'}  emulator ${JSON.stringify(p.emulator)}`
         : '';
-      log(`${String(n).padStart(5)} games  RSS ${s.rssMiB.toFixed(0).padStart(4)} MiB  bot messages ${String(messages).padStart(6)}  files ${files.length} (${s.fileMiB.toFixed(1)} MiB)  ${s.seconds.toFixed(0)} s${parts}`);
+      log(`${String(n).padStart(5)} games  RSS ${s.rssMiB.toFixed(0).padStart(4)} MiB  bot messages ${String(messages).padStart(6)}  files ${files.length} (${s.fileMiB.toFixed(1)} MiB)  ${s.seconds.toFixed(0)} s${shown}`);
     };
     await sample(0);
     for (let g = 1; g <= games; g++) {
