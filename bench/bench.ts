@@ -154,12 +154,16 @@ if (section('memory')) {
   }
   // The embedded default as it is played (issue 23, point 18): does it level off or keep growing?
   out('\nEmbedded default (`npm start`, PGlite and the emulator in-process) as practice games are played through the test API (bench/embedded-growth.ts):');
-  out('| games played | RSS by games played | files the emulator holds |\n| --- | --- | ---: |');
+  out('The parts are the process\'s own report after a full collection (STONEHALL_MEMORY_STATS=1): what is kept, not garbage waiting.');
+  out('| games played | RSS by games played | after the last game: V8 heap used, PGlite\'s WebAssembly memory, native heap | emulator records (messages, interactions) | files the emulator holds |\n| --- | --- | --- | --- | ---: |');
   for (const game of ['knucklebones', 'crystallia'] as const) {
     const n = quick ? 4 : game === 'crystallia' ? 40 : 100;
     const samples = await embeddedGrowth(n, Math.max(1, n / 4), () => {}, game);
     const last = samples.at(-1)!;
-    out(`| ${n} ${game} | ${samples.map((x) => `${x.games}: ${x.rssMiB.toFixed(0)}`).join(', ')} MiB | ${last.files} (${last.fileMiB.toFixed(1)} MiB, on disk) |`);
+    const p = last.parts;
+    const parts = p ? `${p.heapUsed.toFixed(0)}, ${p.pgliteWasm?.toFixed(0) ?? '-'}, ${p.nativeHeap?.toFixed(0) ?? '-'} MiB` : '-';
+    const records = p?.emulator ? `${p.emulator.messages}, ${p.emulator.interactions}` : '-';
+    out(`| ${n} ${game} | ${samples.map((x) => `${x.games}: ${x.rssMiB.toFixed(0)}`).join(', ')} MiB | ${parts} | ${records} | ${last.files} (${last.fileMiB.toFixed(1)} MiB, on disk) |`);
   }
   out(`Load average: ${load()}.`);
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { EmulatorClient } from '@stonehall/discord-emulator/client';
 import type { APIMessage } from 'discord-api-types/v10';
 import { startFlags } from './memory.ts';
+import type { MemoryReport } from '../src/memory-report.ts';
 
 export interface GrowthSample {
   games: number;
@@ -23,6 +24,8 @@ export interface GrowthSample {
   files: number;
   fileMiB: number;
   seconds: number;
+  /** The process's own report by part (STONEHALL_MEMORY_STATS=1, src/memory-report.ts). */
+  parts: MemoryReport | null;
 }
 
 async function rssMiB(pid: number): Promise<number> {
@@ -116,7 +119,7 @@ async function playCrystalliaPractice(emu: EmulatorClient, user: string): Promis
 
 export async function embeddedGrowth(games: number, every: number, log: (line: string) => void = () => {}, game: 'knucklebones' | 'crystallia' = 'knucklebones'): Promise<GrowthSample[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stonehall-growth-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, EMULATOR_PORT: '0', LOG_LEVEL: 'warn', STONEHALL_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, EMULATOR_PORT: '0', LOG_LEVEL: 'warn', STONEHALL_DATA_DIR: dataDir, STONEHALL_MEMORY_STATS: '1' };
   delete env.DISCORD_TOKEN;
   delete env.DATABASE_URL;
   const proc = spawn(process.execPath, [...(await startFlags()), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,15 +142,34 @@ export async function embeddedGrowth(games: number, every: number, log: (line: s
     const emu = new EmulatorClient(url);
     const t0 = performance.now();
     const samples: GrowthSample[] = [];
+    // The process's own report: SIGUSR2 makes it print one `memory {...}` line.
+    const report = async (): Promise<MemoryReport | null> => {
+      const from = out.length;
+      proc.kill('SIGUSR2');
+      for (let i = 0; i < 100; i++) {
+        const m = /memory (\{.*\})\n/.exec(out.slice(from));
+        if (m) return JSON.parse(m[1]!) as MemoryReport;
+        await sleep(50);
+      }
+      return null;
+    };
     const sample = async (n: number) => {
       await sleep(2000); // let the outbox and the emulator's debounced save finish
+      // RSS and the process's report first: listing every bot message through the test API
+      // allocates in that same process, in proportion to the history, and would inflate them.
+      const rss = await rssMiB(proc.pid!);
+      const parts = await report();
       const messages = (await emu.messagesBy('bot')).messages.length;
       const files = await readdir(path.join(dataDir, 'emulator', 'files')).catch(() => []);
       let fileBytes = 0;
       for (const f of files) fileBytes += (await stat(path.join(dataDir, 'emulator', 'files', f))).size;
-      const s = { games: n, rssMiB: await rssMiB(proc.pid!), messages, files: files.length, fileMiB: fileBytes / 2 ** 20, seconds: (performance.now() - t0) / 1000 };
+      const s = { games: n, rssMiB: rss, messages, files: files.length, fileMiB: fileBytes / 2 ** 20, seconds: (performance.now() - t0) / 1000, parts };
       samples.push(s);
-      log(`${String(n).padStart(5)} games  RSS ${s.rssMiB.toFixed(0).padStart(4)} MiB  bot messages ${String(messages).padStart(6)}  files ${files.length} (${s.fileMiB.toFixed(1)} MiB)  ${s.seconds.toFixed(0)} s`);
+      const p = s.parts;
+      const shown = p
+        ? `  heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)}  external ${p.external.toFixed(0)} (buffers ${p.arrayBuffers.toFixed(0)})  PGlite wasm ${p.pgliteWasm?.toFixed(0) ?? '-'}  native heap ${p.nativeHeap?.toFixed(0) ?? '-'}  emulator ${JSON.stringify(p.emulator)}`
+        : '';
+      log(`${String(n).padStart(5)} games  RSS ${s.rssMiB.toFixed(0).padStart(4)} MiB  bot messages ${String(messages).padStart(6)}  files ${files.length} (${s.fileMiB.toFixed(1)} MiB)  ${s.seconds.toFixed(0)} s${shown}`);
     };
     await sample(0);
     for (let g = 1; g <= games; g++) {

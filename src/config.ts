@@ -43,6 +43,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Measurement only: count every Postgres round trip by statement and caller, logged on SIGUSR2 (src/db/sql-stats.ts). */
   STONEHALL_SQL_STATS: z.enum(['0', '1']).default('0'),
+  /** Measurement only: SIGUSR2 prints the process's memory by part (V8 heap, external, PGlite's WebAssembly memory, the emulator's records) as one `memory {json}` line. */
+  STONEHALL_MEMORY_STATS: z.enum(['0', '1']).default('0'),
 });
 export type Env = z.infer<typeof envSchema>;
 

@@ -20,6 +20,7 @@ log.info({ database: db.kind, applied }, 'database ready');
 
 let bot: Bot;
 let closeEmulator: (() => Promise<void>) | null = null;
+let emulatorRecords: (() => Record<string, number>) | null = null;
 if (env.DISCORD_TOKEN) {
   const remote = env.STONEHALL_CLOCK_URL ? new RemoteClock(env.STONEHALL_CLOCK_URL) : null;
   const clock: Clock = remote ?? (env.STONEHALL_TEST_CLOCK === '1' ? new OffsetClock() : systemClock);
@@ -54,6 +55,7 @@ if (env.DISCORD_TOKEN) {
     dataDir: path.resolve(env.STONEHALL_DATA_DIR, 'emulator'),
   });
   closeEmulator = () => emulator.close();
+  emulatorRecords = () => emulator.records();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
   bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });
   clock.onAdvance(() => bot.settle());
@@ -100,5 +102,10 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 if (env.STONEHALL_SQL_STATS === '1') {
   const { sqlStatsSnapshot } = await import('./db/sql-stats.ts');
   process.on('SIGUSR2', () => log.info({ sql: sqlStatsSnapshot() }, 'sql stats'));
+}
+// STONEHALL_MEMORY_STATS=1 (bench/embedded-growth.ts): SIGUSR2 prints the memory by part, to tell which one grows.
+if (env.STONEHALL_MEMORY_STATS === '1') {
+  const { memoryReport } = await import('./memory-report.ts');
+  process.on('SIGUSR2', () => console.log(`memory ${JSON.stringify(memoryReport({ wasmBytes: db.wasmMemoryBytes?.() ?? null, emulator: emulatorRecords?.() ?? null }))}`));
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

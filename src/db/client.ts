@@ -15,6 +15,8 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** The node-postgres pool Prisma runs on (Postgres only): for plain-pg measurements and hot paths. */
   pool?: import('pg').Pool;
+  /** The embedded database's WebAssembly memory, in bytes (it grows and never shrinks): for the memory report. */
+  wasmMemoryBytes?(): number;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function openEmbedded(dataDir: string): Promise<Database> {
     prisma,
     sql,
     kind: 'pglite',
+    wasmMemoryBytes: () => (lite as unknown as { mod?: { wasmMemory?: { buffer: ArrayBuffer } } }).mod?.wasmMemory?.buffer.byteLength ?? 0,
     async close() {
       await prisma.$disconnect();
       await lite.close();

@@ -106,6 +106,8 @@ export interface Emulator<S extends ServerDefinition = ServerDefinition> {
   restStats: RestStats;
   /** A test API client bound to this emulator. */
   client: EmulatorClient;
+  /** How many records the emulator holds in memory (a memory report): messages, interactions, files whose bytes are in memory. */
+  records(): { messages: number; interactions: number; filesInMemory: number };
   close(): Promise<void>;
 }
 
@@ -185,6 +187,11 @@ export async function startEmulator<const S extends ServerDefinition = typeof ex
     restStats,
     restRoutes: rest.served(),
     client: new EmulatorClient(url),
+    records: () => ({
+      messages: state.messages.size,
+      interactions: interactions.byId.size,
+      filesInMemory: [...state.files.values()].filter((f) => Object.getOwnPropertyDescriptor(f, 'bytes')?.get === undefined).length,
+    }),
     async close() {
       if (closed) return;
       closed = true;

@@ -108,9 +108,27 @@ export class Interactions {
     return this.opts.timeoutMs;
   }
 
+  /**
+   * Forgets interactions nothing can use any more: their token is past its 15 minutes of emulator
+   * time (callbacks and webhooks refuse it), their 3 s window closed, and no one waits on them.
+   * Records are kept in creation order, so the oldest come first and the walk stops at the first
+   * still in use. Without it every click of a long session stayed in memory for good.
+   */
+  private forgetSpent(): void {
+    const now = this.state.now().getTime();
+    const real = Date.now();
+    for (const rec of this.byId.values()) {
+      const answeredOrClosed = rec.responseType !== null || real - rec.createdAtReal > this.opts.timeoutMs + 5;
+      if (now - rec.createdAtEmu <= TOKEN_LIFETIME_MS || !answeredOrClosed || rec.waiters.length) return;
+      this.byId.delete(rec.id);
+      this.byToken.delete(rec.token);
+    }
+  }
+
   /** Creates the interaction and dispatches INTERACTION_CREATE. */
   create(input: CreateInteractionInput): { record: InteractionRecord; delivered: number } {
     const { state } = this;
+    this.forgetSpent();
     const id = state.ids.next();
     const token = `aW50ZXJhY3Rpb246${Buffer.from(`${id}:`).toString('base64url')}${randomBytes(48).toString('base64url')}`;
     const channel = input.channel;

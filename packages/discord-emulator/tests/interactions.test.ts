@@ -185,4 +185,20 @@ describe('interaction lifecycle', () => {
     expect(err).toBeInstanceOf(DiscordAPIError);
     expect((err as DiscordAPIError).code).toBe(50027);
   });
+
+  it('forgets interactions once their token has expired: a long session keeps only the last 15 minutes in memory', async () => {
+    h.onInteraction(async (i) => {
+      if (i.isChatInputCommand()) await i.reply('pong');
+    });
+    const old: string[] = [];
+    for (let k = 0; k < 5; k++) old.push((await h.emu.command({ user: 'alice', channel: 'general', name: 'ping' })).interactionId);
+    expect(h.emulator.records().interactions).toBeGreaterThanOrEqual(5);
+    await h.emu.advanceClock(16 * 60_000);
+    const fresh = await h.emu.command({ user: 'alice', channel: 'general', name: 'ping' });
+    expect(fresh.response?.message?.content).toBe('pong');
+    // Only the new one is left; an old one is unknown, as Discord forgets it.
+    expect(h.emulator.records().interactions).toBe(1);
+    expect((await h.emu.interaction(fresh.interactionId)).acknowledged).toBe(true);
+    await expect(h.emu.interaction(old[0]!)).rejects.toThrow(/unknown interaction/);
+  });
 });
