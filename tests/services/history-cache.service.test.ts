@@ -1,34 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/db/client.ts';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { getGame, playMove } from '../../src/services/games.ts';
 import { recentHistory } from '../../src/services/history.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { alice, bob, GUILD, SEED_A, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
  * The recent moves drawn on the board and in the turn DM come from a cache (the log's tail by game
  * and version, fed by committed moves, and the replayed states): whatever it holds, it must tell
  * exactly what a process that never saw the game reads from the database.
  */
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
-
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 describe('recent moves cache', () => {
   it('tells what a cold process reads, after every move, for the board and each player, at the version drawn and the one before', async () => {
     const ctx = testContext(db);
-    const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed: SEED_A });
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     let cached = 0;
     for (let i = 0; i < 30; i++) {
       const snap = await getGame(ctx, game.id, GUILD);

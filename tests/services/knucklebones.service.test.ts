@@ -1,48 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { knucklebones, replay, type KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { challenge } from '../../src/services/challenges.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { getGame as getGame, moveLog, playMove, resign } from '../../src/services/games.ts';
 import { verifyGame } from '../../src/services/replay.ts';
 import { connectPostgres } from '../../src/db/client.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { alice, bob, CHANNEL, expectCode, GUILD, SEED_A, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
 const carol = { id: '200000000000000003', name: 'Carol', bot: false };
 const robot = { id: '200000000000000009', name: 'Robo', bot: true };
 const HOUR = 3_600_000;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 async function reset() {
   await db.sql.exec('TRUNCATE guilds, players, challenges, games, seats, moves, jobs, outbox RESTART IDENTITY CASCADE');
 }
 beforeEach(reset);
 
-async function startAliceBob(ctx = testContext(db), seed = SEED_A) {
-  const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-  expect(c.type).toBe('challenge');
-  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed });
-  return game;
-}
-
 function state(gameRow: { state: unknown }) {
   return knucklebones.stateSchema.parse(gameRow.state) as KnucklebonesState;
-}
-
-async function expectCode(p: Promise<unknown>, code: string) {
-  await expect(p).rejects.toSatisfy((e: unknown) => e instanceof UserError && e.code === code);
 }
 
 async function playToEnd(ctx: ReturnType<typeof testContext>, gameId: number) {
@@ -66,7 +44,7 @@ async function rawGame(gameId: number) {
 describe('a full game through the services', () => {
   it('plays to the end, records every move and notification, and replays from the seed', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const moves = await playToEnd(ctx, game.id);
     const { game: final, state: s } = await rawGame(game.id);
     const st = s as KnucklebonesState;
@@ -100,7 +78,7 @@ describe('a full game through the services', () => {
 
   it('refuses moves by outsiders, out of turn, into a full column, and on finished games, changing nothing', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const st = state(game);
     const waiting = st.players.find((p) => p !== st.turn)!;
     await expectCode(playMove(ctx, { gameId: game.id, userId: carol.id, guildId: GUILD, move: { type: 'place', column: 1 } }), 'game/not-participant');
@@ -162,7 +140,7 @@ describe('challenges', () => {
 describe('concurrency and double clicks', () => {
   it('two concurrent placements for the same turn: exactly one wins', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const mover = state(game).turn!;
     const results = await Promise.allSettled([1, 2].map((col) => playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: col }, expectedVersion: 0 })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -175,7 +153,7 @@ describe('concurrency and double clicks', () => {
 
   it('a double click on the same button is rejected the second time and nothing is duplicated', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const mover = state(game).turn!;
     const click = () => playMove(ctx, { gameId: game.id, userId: mover, guildId: GUILD, move: { type: 'place', column: 2 }, expectedVersion: 0 });
     await click();
@@ -189,7 +167,7 @@ describe('concurrency and double clicks', () => {
 describe('deadlines and reminders', () => {
   it('reminds at 12 h, 4 h and 1 h, then forfeits after 24 h; the opponent wins', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const idle = state(game).turn!;
     const other = state(game).players.find((p) => p !== idle)!;
     const scheduler = new Scheduler(ctx);
@@ -228,7 +206,7 @@ describe('deadlines and reminders', () => {
         .map((r) => (r.payload as { notification: { type: string; gameId: number } }).notification)
         .filter((n) => n.type === 'reminder' && n.gameId === gameId);
     // Nobody swept for 21 h: the 12 h and 4 h reminders are both due; only the 4 h one goes out.
-    const late = await startAliceBob(ctx);
+    const late = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     await ctx.clock.advance(21 * HOUR);
     expect(await scheduler.sweep()).toBe(2);
     expect(await reminderRows(late.id)).toHaveLength(1);
@@ -240,7 +218,7 @@ describe('deadlines and reminders', () => {
     await resign(ctx, { gameId: late.id, userId: state(late).turn!, guildId: GUILD });
 
     // Nobody swept for 25 h: the forfeit, and no reminder for a turn that is already lost.
-    const lost = await startAliceBob(ctx);
+    const lost = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     await ctx.clock.advance(25 * HOUR);
     await scheduler.sweep();
     expect((await rawGame(lost.id)).game.status).toBe('finished');
@@ -249,7 +227,7 @@ describe('deadlines and reminders', () => {
 
   it('a move resets the clock: the old deadline does not fire', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const scheduler = new Scheduler(ctx);
     await ctx.clock.advance(23 * HOUR);
     await scheduler.sweep();
@@ -262,7 +240,7 @@ describe('deadlines and reminders', () => {
 
   it('players who turned reminders off get none', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     await db.prisma.player.updateMany({ data: { remindersEnabled: false } });
     const scheduler = new Scheduler(ctx);
     await ctx.clock.advance(23.5 * HOUR);
@@ -276,7 +254,7 @@ describe('deadlines and reminders', () => {
 
   it('a deadline that fell due while the bot was down fires once after a restart, even with two schedulers racing', async () => {
     const ctx = testContext(db);
-    const game = await startAliceBob(ctx);
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     await db.prisma.player.updateMany({ data: { remindersEnabled: false } });
     await db.prisma.job.deleteMany({ where: { kind: 'timer-reminder' } });
     // The "old process" saw nothing; time passes while no scheduler runs.

@@ -5,13 +5,12 @@ import { PrismaClient } from '../../src/db/client.ts';
 import { pgTransaction, poolOf } from '../../src/db/hot.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { pgStore } from '../../src/services/changes.ts';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { inPgTransaction, lockGamePg } from '../../src/services/game-store.ts';
 import { playMove } from '../../src/services/games.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { alice, bob, GUILD, SEED_A, testContext, twoPlayerGame, userError } from '../helpers/context.ts';
 
 /**
  * A move's hot path (src/db/hot.ts: a plain pg transaction with prepared statements on Prisma's
@@ -21,10 +20,6 @@ import { SEED_A, testContext } from '../helpers/context.ts';
  * next move.
  */
 
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
 const T0 = new Date('2026-03-01T12:00:00.000Z');
 
 let fast: TestDatabase;
@@ -58,9 +53,7 @@ function contexts(): { f: ServiceContext & { clock: OffsetClock }; s: ServiceCon
 }
 
 async function start(ctx: ServiceContext): Promise<number> {
-  const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed: SEED_A });
-  return game.id;
+  return (await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A })).id;
 }
 
 /** Every row a move writes, as stored (ids, times and JSON included). */
@@ -87,10 +80,6 @@ async function prepared(d: TestDatabase): Promise<string[]> {
 }
 
 const column = (st: KnucklebonesState) => st.grids[st.turn!]!.findIndex((c) => c.length < 3) + 1;
-
-function isCode(code: string) {
-  return (e: unknown) => e instanceof UserError && e.code === code;
-}
 
 describe('a move on the hot path', () => {
   it('runs only where Prisma runs on a pool (a server, not the embedded database)', () => {
@@ -139,7 +128,7 @@ describe('a move on the hot path', () => {
     const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
     await playMove(f, input);
     const before = await dump(fast);
-    await expect(playMove(f, input)).rejects.toSatisfy(isCode('game/stale'));
+    await expect(playMove(f, input)).rejects.toSatisfy(userError('game/stale'));
     expect(await dump(fast)).toEqual(before);
   });
 
@@ -153,7 +142,7 @@ describe('a move on the hot path', () => {
       const w = { seats: [], cancelTimers: [], jobs: [], outbox: [{ kind: 'board' as const, payload: { gameId: id } }], releaseAssets: false };
       await pgStore(client).write({ id, version: game.version - 1, cycleId: null, practice: false }, { version: game.version + 1, steps, state: game.state, outcome: null }, w, f.clock.now());
     });
-    await expect(write).rejects.toSatisfy(isCode('game/stale'));
+    await expect(write).rejects.toSatisfy(userError('game/stale'));
     expect(await dump(fast)).toEqual(before);
   });
 
@@ -186,7 +175,7 @@ describe('a move on the hot path', () => {
     const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
     const held = await fast.pool!.connect();
     try {
-      await expect(playMove(f, input)).rejects.toSatisfy(isCode('system/busy'));
+      await expect(playMove(f, input)).rejects.toSatisfy(userError('system/busy'));
     } finally {
       held.release();
     }

@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { describe, expect, it } from 'vitest';
 import { resign, startPractice } from '../../src/services/games.ts';
 import { rateGame, START_RATING } from '../../src/services/leaderboard.ts';
 import { playerProfile, rebuildRatings } from '../../src/services/ratings.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { testContext } from '../helpers/context.ts';
+import { alice, bob, CHANNEL, GUILD, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
  * Issue 13, feature 5: every finished game that is not practice moves its players' all-time
  * Glicko-2 rating, in the transaction that ends it, exactly as the cycle leaderboards rate a game.
  */
-const GUILD = '100000000000000001';
 const OTHER_GUILD = '100000000000000009';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 async function play(ctx: ReturnType<typeof testContext>, guildId: string, loser: typeof alice) {
-  const c = await challenge(ctx, { guildId, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-  if (c.type !== 'challenge') throw new Error('expected a challenge');
-  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId });
+  const game = await twoPlayerGame(ctx, 'knucklebones', { guildId });
   await resign(ctx, { gameId: game.id, userId: loser.id, guildId });
   return game.id;
 }

@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { describe, expect, it } from 'vitest';
 import { gameInfo, readGame } from '../../src/services/game-store.ts';
 import { getGame, playMove } from '../../src/services/games.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { alice, GUILD, SEED_A, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
  * A click reads its game in one statement, prepared on plain pg (READ_GAME), instead of Prisma's two
  * (the game, then its seats): it must read exactly what Prisma reads.
  */
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
-
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 describe('readGame', () => {
   it('reads the game and its seats exactly as Prisma does, move after move', async () => {
     const ctx = testContext(db);
-    const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed: SEED_A });
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     await db.prisma.seat.updateMany({ where: { gameId: game.id, playerId: alice.id }, data: { vacationUntil: new Date('2030-01-02T03:04:05.678Z'), dmMessageId: '42' } });
     for (let i = 0; i < 4; i++) {
       const prisma = await db.prisma.game.findUniqueOrThrow({ where: { id: game.id }, include: { seats: { orderBy: { seat: 'asc' } } } });

@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
+import { describe, expect, it } from 'vitest';
 import { endSeason, startSeason } from '../../src/services/cycles.ts';
-import { UserError } from '../../src/services/errors.ts';
 import { endVacation, takeVacation, vacationStatus } from '../../src/services/vacations.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { testContext } from '../helpers/context.ts';
+import { alice, bob, GUILD, testContext, twoPlayerGame, userError, withServiceDb } from '../helpers/context.ts';
 
 /** Vacations on real Postgres: the allowance per season (per year outside seasons), and what a vacation moves. */
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
 const mod = { manageGuild: true, roleIds: [] };
 const DAY = 86_400_000;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
-
-const code = (c: string) => (e: unknown) => e instanceof UserError && e.code === c;
+const db = withServiceDb();
 
 describe('vacations', () => {
   it('count against the season’s allowance; a new season gives it afresh', async () => {
@@ -33,7 +18,7 @@ describe('vacations', () => {
     expect(v.left).toBe(1);
     expect(v.vacation.endsAt.getTime() - v.vacation.startsAt.getTime()).toBe(3 * DAY);
     await ctx.clock.advance(3 * DAY + 1);
-    await expect(takeVacation(ctx, { guildId: GUILD, player: alice, days: 2 })).rejects.toSatisfy(code('vacation/allowance'));
+    await expect(takeVacation(ctx, { guildId: GUILD, player: alice, days: 2 })).rejects.toSatisfy(userError('vacation/allowance'));
     expect((await vacationStatus(ctx, { guildId: GUILD, playerId: alice.id })).left).toBe(1);
     await endSeason(ctx, { guildId: GUILD, member: mod });
     await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 2' });
@@ -41,15 +26,13 @@ describe('vacations', () => {
     expect(again.left).toBe(0);
     // Moderators may switch vacations off.
     await db.prisma.guild.update({ where: { id: GUILD }, data: { vacationDays: 0 } });
-    await expect(takeVacation(ctx, { guildId: GUILD, player: bob, days: 1 })).rejects.toSatisfy(code('vacation/off'));
+    await expect(takeVacation(ctx, { guildId: GUILD, player: bob, days: 1 })).rejects.toSatisfy(userError('vacation/off'));
   });
 
   it('moves the player’s deadline and every pending job of theirs, not the opponent’s; the end job clears the seat', async () => {
     const ctx = testContext(db);
     const guildId = '100000000000000005';
-    const c = await challenge(ctx, { guildId, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-    if (c.type !== 'challenge') throw new Error('expected a challenge');
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId });
+    const game = await twoPlayerGame(ctx, 'knucklebones', { guildId });
     const onTurn = game.seats.find((s) => s.deadlineAt !== null)!;
     const player = onTurn.playerId === alice.id ? alice : bob;
     const jobsBefore = await db.prisma.job.findMany({ where: { gameId: game.id, status: 'pending' }, orderBy: { id: 'asc' } });
