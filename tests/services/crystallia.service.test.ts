@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CrystalliaState } from '../../src/games/crystallia/engine/index.ts';
 import { openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
 import { stateIntent } from '../../src/services/intents.ts';
-import { testContext } from '../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { testContext, withServiceDb } from '../helpers/context.ts';
 
 /** Crystallia through cycles, like every game: a pair's intents and a whole table's (`together`) become games when the Battle Phase begins. */
 const GUILD = '730000000000000001';
@@ -12,13 +11,7 @@ const mod = { manageGuild: true, roleIds: [] };
 const p = (n: number, name: string) => ({ id: `73100000000000000${n}`, name, bot: false });
 const [a, b, c, d, e] = [p(1, 'Ann'), p(2, 'Ben'), p(3, 'Cat'), p(4, 'Dan'), p(5, 'Eve')] as const;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 describe('Crystallia in a cycle', () => {
   it('a pair and a table of three named in a Rest Phase play when the Battle Phase begins, with the standard rules', async () => {

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { CronExpressionParser } from 'cron-parser';
 import cron from 'node-cron';
 import { configureCycles, endCycle, endSeason, openPhase, postLeaderboard, startCycle, startSeason } from '../../src/services/cycles.ts';
 import { lastFireBefore, PhaseSchedule } from '../../src/scheduler/phases.ts';
-import { UserError } from '../../src/services/errors.ts';
 import { inTransaction, playMove, resign, startGame } from '../../src/services/games.ts';
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { getInventory, grantItem, revokeItem } from '../../src/services/inventory.ts';
 import { leaderboardText, standings } from '../../src/services/leaderboard.ts';
 import { updateGuildSettings } from '../../src/services/settings.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { expectCode, SEED_A, testContext, withServiceDb } from '../helpers/context.ts';
 
 const GUILD = '100000000000000001';
 const COMMENCE = '100000000000000002';
@@ -25,22 +23,12 @@ const bob = p(2, 'Bob');
 const carol = p(3, 'Carol');
 const dave = p(4, 'Dave');
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase({ poolSize: 12 });
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb({ poolSize: 12 });
 beforeEach(async () => {
   await db.sql.exec(
     'TRUNCATE guilds, players, challenges, games, seats, moves, jobs, outbox, seasons, cycles, phases, intents, matches, inventory_items RESTART IDENTITY CASCADE',
   );
 });
-
-async function expectCode(p: Promise<unknown>, code: string) {
-  await expect(p).rejects.toSatisfy((e: unknown) => e instanceof UserError && e.code === code);
-}
 
 async function cycleInRest(ctx = testContext(db)) {
   await startSeason(ctx, { guildId: GUILD, member: mod, name: 'Season 4' });

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { games } from '../../src/games/index.ts';
 import { openPhase, startCycle, startSeason } from '../../src/services/cycles.ts';
-import { UserError } from '../../src/services/errors.ts';
 import { stateIntent, withdrawIntents } from '../../src/services/intents.ts';
 import { GameRegistry } from '../../src/services/registry.ts';
 import { declineTable, joinTable, openTable, startTableNow } from '../../src/services/tables.ts';
-import { testContext } from '../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { testContext, userError, withServiceDb } from '../helpers/context.ts';
 import { trioDefinition } from '../support/trio.ts';
 
 /**
@@ -21,20 +19,13 @@ const mod = { manageGuild: true, roleIds: [] };
 const p = (n: number, name: string) => ({ id: `72100000000000000${n}`, name, bot: false });
 const [a, b, c, d] = [p(1, 'Ann'), p(2, 'Ben'), p(3, 'Cat'), p(4, 'Dan')] as const;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 beforeEach(async () => {
   await db.sql.exec('TRUNCATE guilds, players, games, seats, moves, jobs, outbox, seasons, cycles, phases, intents, matches, game_tables, table_seats RESTART IDENTITY CASCADE');
 });
 
 const context = () => ({ ...testContext(db), games: new GameRegistry([...games.all, trioDefinition]) });
 type Ctx = ReturnType<typeof context>;
-const code = (c: string) => (e: unknown) => e instanceof UserError && e.code === c;
 const intent = (ctx: Ctx, from: typeof a, opponents: Array<typeof a>, kind = 'trio', mode: 'any' | 'each' | 'together' | null = null) =>
   stateIntent(ctx, { guildId: GUILD, channelId: COMMENCE, channelName: null, kind, from, opponents, mode });
 
@@ -71,11 +62,11 @@ describe('intents for a table of three or four', () => {
   it('refuse a table of the wrong size, and a withdrawn member withdraws the whole table', async () => {
     const ctx = context();
     await restPhase(ctx);
-    await expect(intent(ctx, a, [b])).rejects.toSatisfy(code('intent/group-size'));
-    await expect(intent(ctx, a, [b, c, d, p(5, 'Eve')])).rejects.toSatisfy(code('intent/group-size'));
-    await expect(intent(ctx, a, [b, c], 'trio', 'any')).rejects.toSatisfy(code('intent/mode'));
+    await expect(intent(ctx, a, [b])).rejects.toSatisfy(userError('intent/group-size'));
+    await expect(intent(ctx, a, [b, c, d, p(5, 'Eve')])).rejects.toSatisfy(userError('intent/group-size'));
+    await expect(intent(ctx, a, [b, c], 'trio', 'any')).rejects.toSatisfy(userError('intent/mode'));
     // A two-player game has no tables.
-    await expect(intent(ctx, a, [b, c], 'knucklebones', 'together')).rejects.toSatisfy(code('intent/mode'));
+    await expect(intent(ctx, a, [b, c], 'knucklebones', 'together')).rejects.toSatisfy(userError('intent/mode'));
     await intent(ctx, a, [b, c, d]);
     const gone = await withdrawIntents(ctx, { guildId: GUILD, userId: a.id, opponentId: c.id });
     expect(gone.map((i) => i.opponentId).sort()).toEqual([b.id, c.id, d.id].sort());
@@ -86,7 +77,7 @@ describe('tables of several', () => {
   it('a challenge of named players starts when all of them accept; others cannot sit', async () => {
     const ctx = context();
     const t = await openTable(ctx, { guildId: GUILD, channelId: '1', kind: 'trio', seatCount: 3, invited: [b, c], host: a });
-    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: d })).rejects.toSatisfy(code('table/not-invited'));
+    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: d })).rejects.toSatisfy(userError('table/not-invited'));
     expect((await joinTable(ctx, { tableId: t.id, guildId: GUILD, user: c })).game).toBeNull();
     const r = await joinTable(ctx, { tableId: t.id, guildId: GUILD, user: b });
     // Seats in the order named (the table showed each seat held for its player), not the order of acceptance.
@@ -96,10 +87,10 @@ describe('tables of several', () => {
   it('a named player may decline: the table closes and everyone at it is told', async () => {
     const ctx = context();
     const t = await openTable(ctx, { guildId: GUILD, channelId: '1', kind: 'trio', seatCount: 3, invited: [b, c], host: a });
-    await expect(declineTable(ctx, { tableId: t.id, guildId: GUILD, userId: d.id })).rejects.toSatisfy(code('table/not-invited'));
+    await expect(declineTable(ctx, { tableId: t.id, guildId: GUILD, userId: d.id })).rejects.toSatisfy(userError('table/not-invited'));
     const closed = await declineTable(ctx, { tableId: t.id, guildId: GUILD, userId: c.id });
     expect(closed.status).toBe('declined');
-    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: b })).rejects.toSatisfy(code('table/declined'));
+    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: b })).rejects.toSatisfy(userError('table/declined'));
     const told = (await db.prisma.outbox.findMany({ where: { kind: 'text-dm' } })).map((r) => (r.payload as { userId: string }).userId);
     expect(told).toEqual([a.id]);
   });
@@ -108,11 +99,11 @@ describe('tables of several', () => {
     const ctx = context();
     const t = await openTable(ctx, { guildId: GUILD, channelId: '1', kind: 'trio', seatCount: 4, minSeats: 3, host: a });
     await joinTable(ctx, { tableId: t.id, guildId: GUILD, user: b });
-    await expect(startTableNow(ctx, { tableId: t.id, guildId: GUILD, userId: a.id })).rejects.toSatisfy(code('table/too-few'));
+    await expect(startTableNow(ctx, { tableId: t.id, guildId: GUILD, userId: a.id })).rejects.toSatisfy(userError('table/too-few'));
     await joinTable(ctx, { tableId: t.id, guildId: GUILD, user: c });
-    await expect(startTableNow(ctx, { tableId: t.id, guildId: GUILD, userId: b.id })).rejects.toSatisfy(code('table/not-host'));
+    await expect(startTableNow(ctx, { tableId: t.id, guildId: GUILD, userId: b.id })).rejects.toSatisfy(userError('table/not-host'));
     const r = await startTableNow(ctx, { tableId: t.id, guildId: GUILD, userId: a.id });
     expect(r.game!.seats).toHaveLength(3);
-    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: d })).rejects.toSatisfy(code('table/started'));
+    await expect(joinTable(ctx, { tableId: t.id, guildId: GUILD, user: d })).rejects.toSatisfy(userError('table/started'));
   });
 });

@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CrystalliaMove, CrystalliaState } from '../../src/games/crystallia/engine/index.ts';
 import { crystallia } from '../../src/games/crystallia/engine/index.ts';
 import { getInventory } from '../../src/services/inventory.ts';
 import { inTransaction, playMove, resign, startGame } from '../../src/services/games.ts';
 import { standings } from '../../src/services/leaderboard.ts';
-import { testContext } from '../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { testContext, withServiceDb } from '../helpers/context.ts';
 
 /**
  * Leaderboards count games of three or more: every seat its own result (each winner of a tie a
  * win), its own points, and a rating from a match against every other seat by places.
  */
-let db: TestDatabase;
 const GUILD = '720000000000000001';
 const p = (n: number, name: string) => ({ id: `72100000000000000${n}`, name });
 const [ann, ben, cat, dan] = [p(1, 'Ann'), p(2, 'Ben'), p(3, 'Cat'), p(4, 'Dan')];
 const nobody = { manageGuild: false, roleIds: [] };
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 async function cycle(): Promise<number> {
   await db.prisma.guild.upsert({ where: { id: GUILD }, create: { id: GUILD }, update: {} });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { games } from '../../src/games/index.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { assetsOf } from '../../src/services/assets.ts';
@@ -6,8 +6,7 @@ import { UserError } from '../../src/services/errors.ts';
 import { getGame, inTransaction, playMove, resign, startGame, startPractice } from '../../src/services/games.ts';
 import { GameRegistry } from '../../src/services/registry.ts';
 import { verifyGame } from '../../src/services/replay.ts';
-import { testContext } from '../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { testContext, withServiceDb } from '../helpers/context.ts';
 import { trioDefinition } from '../support/trio.ts';
 
 /**
@@ -16,19 +15,13 @@ import { trioDefinition } from '../support/trio.ts';
  * transaction, logged like any move; the seat ranks last and gains nothing; everyone is told.
  * Proven with Trio (tests/support/trio.ts), on real Postgres.
  */
-let db: TestDatabase;
 const GUILD = '710000000000000001';
 const ann = { id: '711000000000000001', name: 'Ann' };
 const ben = { id: '711000000000000002', name: 'Ben' };
 const cat = { id: '711000000000000003', name: 'Cat' };
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 const context = () => ({ ...testContext(db), games: new GameRegistry([...games.all, trioDefinition]) });
 type Ctx = ReturnType<typeof context>;

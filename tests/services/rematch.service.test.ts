@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/services/errors.ts';
 import { inTransaction, resign, startGame } from '../../src/services/games.ts';
 import { askRematch } from '../../src/services/rematch.ts';
-import { testContext, SEED_A } from '../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { SEED_A, testContext, withServiceDb } from '../helpers/context.ts';
 
 /**
  * A rematch of a game of more than two: every seated person must ask (a team game of four: all
  * four, the one who forfeited too), and the game starts once, with the same seats and options,
  * and the result message is written with the finishing move.
  */
-let db: TestDatabase;
 const GUILD = '720000000000000001';
 const players = ['721000000000000001', '721000000000000002', '721000000000000003', '721000000000000004'].map((id, i) => ({ id, name: `P${i + 1}` }));
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 describe('rematch of a four-player team game', () => {
   it('waits for all four, refuses a second ask, starts one game with the same seats and options', async () => {

@@ -6,7 +6,7 @@ import { joinTable, leaveTable, openTable } from '../../src/services/tables.ts';
 import { updateGuildSettings } from '../../src/services/settings.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { challenge, acceptChallenge } from '../../src/services/challenges.ts';
-import { testContext, SEED_A } from '../helpers/context.ts';
+import { refused, testContext, SEED_A } from '../helpers/context.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /** Tables (lobbies) for games of more than two seats, on real Postgres. */
@@ -23,16 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.drop();
 });
-
-async function refused(fn: () => Promise<unknown>): Promise<UserError> {
-  try {
-    await fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    return e as UserError;
-  }
-  throw new Error('expected a refusal');
-}
 
 const open = (host = p(1)) =>
   openTable(ctx, { guildId: G, channelId: CH, kind: 'tellstones', options: { variant: 'kings-circle' }, seatCount: 4, host });

@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keystone, type KeystoneState } from '../../../src/games/keystone/engine/index.ts';
 import { openPhase, startCycle, startSeason } from '../../../src/services/cycles.ts';
 import { playMove, resign } from '../../../src/services/games.ts';
 import { stateIntent } from '../../../src/services/intents.ts';
 import { getInventory } from '../../../src/services/inventory.ts';
 import { standings } from '../../../src/services/leaderboard.ts';
-import { testContext } from '../../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { testContext, withServiceDb } from '../../helpers/context.ts';
 
 /**
  * Keystone in a cycle, on real Postgres: three players' intents for the same table match, the
@@ -23,13 +22,7 @@ const nobody = { manageGuild: false, roleIds: [] };
 const p = (n: number, name: string) => ({ id: `74100000000000000${n}`, name, bot: false });
 const [ann, ben, cat] = [p(1, 'Ann'), p(2, 'Ben'), p(3, 'Cat')] as const;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 describe('Keystone in a cycle', () => {
   it('intents for one table match, the Battle Phase starts the match, winners are rewarded and ranked', { timeout: 120_000 }, async () => {

@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
 import { Scheduler } from '../../../src/scheduler/index.ts';
 import { openPhase, startCycle, startSeason } from '../../../src/services/cycles.ts';
-import { UserError } from '../../../src/services/errors.ts';
 import { playMove } from '../../../src/services/games.ts';
 import { stateIntent } from '../../../src/services/intents.ts';
-import { testContext } from '../../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { refused, testContext, withServiceDb } from '../../helpers/context.ts';
 import { giveStones } from './owned.ts';
 
 /**
@@ -24,23 +22,7 @@ const mod = { manageGuild: true, roleIds: [] };
 const p = (n: number, name: string) => ({ id: `75100000000000000${n}`, name, bot: false });
 const [ann, ben, cat, dan] = [p(1, 'Ann'), p(2, 'Ben'), p(3, 'Cat'), p(4, 'Dan')] as const;
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
-
-async function refused(fn: () => Promise<unknown>): Promise<UserError> {
-  try {
-    await fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    return e as UserError;
-  }
-  throw new Error('expected a refusal');
-}
+const db = withServiceDb();
 
 describe('Krellstones in a cycle', () => {
   it('intents need stones and a host with a mat; the Battle Phase hosts the first to state on their mat', { timeout: 180_000 }, async () => {

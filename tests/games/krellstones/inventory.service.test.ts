@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rngFromSeed } from '../../../src/kernel/rng.ts';
 import { ASSET } from '../../../src/games/krellstones/assets.ts';
 import { PRICES, STONE_KINDS } from '../../../src/games/krellstones/data.ts';
@@ -22,21 +22,14 @@ import {
 } from '../../../src/games/krellstones/inventory.ts';
 import { UserError } from '../../../src/services/errors.ts';
 import { inTransaction, startGame } from '../../../src/services/games.ts';
-import { testContext } from '../../helpers/context.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { testContext, withServiceDb } from '../../helpers/context.ts';
 
 /**
  * The Krellstones collection on real Postgres: every collection command of the help file, the
  * starter kit, the shop and grants; a stone in a running game refused; purchases racing for the
  * same credits.
  */
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 
 const GUILD = '720000000000000001';
 const CHANNEL = '720000000000000099';

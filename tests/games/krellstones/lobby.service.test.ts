@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
 import { checkHost, selectStone, setRules, sideboardAdd, unselectStone } from '../../../src/games/krellstones/lobby.ts';
 import { present } from '../../../src/games/krellstones/present.ts';
-import { UserError } from '../../../src/services/errors.ts';
 import { resign } from '../../../src/services/games.ts';
 import { joinTable, leaveTable, openTable, readySeat } from '../../../src/services/tables.ts';
-import { SEED_A, testContext } from '../../helpers/context.ts';
+import { refused, SEED_A, testContext } from '../../helpers/context.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 import { giveStones } from './owned.ts';
 
@@ -27,16 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.drop();
 });
-
-async function refused(fn: () => Promise<unknown>): Promise<UserError> {
-  try {
-    await fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    return e as UserError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('the Krellstones lobby', () => {
   it('hosts on a mat, checks every choice, fills READY at random, starts when all are ready and locks what is used', async () => {
