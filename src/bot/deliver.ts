@@ -14,7 +14,7 @@ import type { GameModules, MessagePayload, NotificationMeta } from './game-modul
 import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf, withBlockedBoard } from './dm-moves.ts';
 import { resultMessage, teamsAndLabel, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
-import { blockBoard, blockChannel, unblockBoard, unblockChannel } from '../services/channel-blocks.ts';
+import { blockBoard, blockChannel, refusedPost, unblockBoard, unblockChannel } from '../services/channel-blocks.ts';
 import { gameNeeds, permissionLabel, POSTING_NEEDS } from './permissions.ts';
 
 /** Turns discord.js errors into retriable or final delivery errors. */
@@ -408,6 +408,7 @@ export class DiscordDeliverer implements Deliverer {
       if (payload.embeds?.length && posted && Array.isArray(posted.embeds) && posted.embeds.length === 0) {
         return this.boardRefused(game, `missing ${permissionLabel('EmbedLinks')}`, messageId);
       }
+      // Taken after its refusal: the block is over, and what ended there meanwhile is shown (src/services/channel-blocks.ts).
       if (game.boardBlocked !== null) await unblockBoard(this.ctx, game.id, game.channelId);
       const now = await this.ctx.db.game.findUnique({ where: { id: game.id }, select: { version: true } });
       if (!now || now.version === game.version) return messageId;
@@ -517,7 +518,7 @@ export class DiscordDeliverer implements Deliverer {
       this.blockedChannels.add(channelId);
       await blockChannel(this.ctx, { guildId, channelId, reason, systemChannelId: await this.systemChannelOf(guildId) });
     }
-    throw new DeliveryError(`Discord refuses Stonehall's posts in <#${channelId}> (${reason}); the moderators were told`, false);
+    throw new DeliveryError(refusedPost(channelId, reason), false);
   }
 
   private guildOf(channelId: string): string | null {

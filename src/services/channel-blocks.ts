@@ -9,7 +9,13 @@ import { enqueue } from './notifications.ts';
  * moves; the channel gets one `channel_blocks` row per reason while it lasts, so the moderators are told once what to allow,
  * in the announcement channel (or the server's system channel). The next board that Discord takes
  * clears both. Nothing is retried in between: each change of the game tries its board once.
+ * A game that ended meanwhile has no next change: when Discord takes a post in its channel again,
+ * its last board and its refused result are written again then (`reshowEnds`).
  */
+
+/** How a post refused in a channel ends its outbox row (`last_error`): `reshowEnds` finds the refused results by its start. */
+export const refusedPost = (channelId: string, reason: string) => `${refusedIn(channelId)}${reason}); the moderators were told`;
+const refusedIn = (channelId: string) => `Discord refuses Stonehall's posts in <#${channelId}> (`;
 
 export interface Refusal {
   guildId: string;
@@ -23,14 +29,17 @@ export interface Refusal {
 /**
  * The board of `gameId` was refused. The first time for this game: its players are told (one DM
  * each), every seat's turn DMs carry the moves from now on, and a running turn's DM is refreshed
- * with them. The first time for the channel: the moderators are told. Repeating it tells nobody again.
+ * with them; a game already over is only marked, so that its last board is shown once Discord takes
+ * posts there again (nobody is told: the game-over DMs already went out). The first time for the
+ * channel: the moderators are told. Repeating it tells nobody again.
  */
 export async function blockBoard(ctx: ServiceContext, gameId: number, refusal: Omit<Refusal, 'guildId' | 'channelId'>): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.$transaction(async (tx) => {
     const game = await tx.game.findUnique({ where: { id: gameId }, include: { seats: { orderBy: { seat: 'asc' } } } });
     if (!game) return;
-    const first = game.status === 'active' && (await tx.game.updateMany({ where: { id: gameId, boardBlocked: null }, data: { boardBlocked: refusal.reason } })).count === 1;
+    const marked = (await tx.game.updateMany({ where: { id: gameId, boardBlocked: null }, data: { boardBlocked: refusal.reason } })).count === 1;
+    const first = marked && game.status === 'active';
     if (first) {
       const title = ctx.games.title(game.kind);
       const humans = game.seats.filter((s) => !s.autopilot);
@@ -76,15 +85,58 @@ async function blockChannelIn(tx: Tx, ctx: ServiceContext, r: Refusal, now: Date
   await enqueue(tx, 'channel-message', { channelId: target, content: content.slice(0, 2000), allowedUserIds: [] }, now);
 }
 
-/** Discord took a board again: the game and its channel are no longer blocked. */
+/** Discord took a board again: the game and its channel are no longer blocked, and what ended there meanwhile is shown. */
 export async function unblockBoard(ctx: ServiceContext, gameId: number, channelId: string): Promise<void> {
-  await ctx.db.$transaction([
-    ctx.db.game.updateMany({ where: { id: gameId, boardBlocked: { not: null } }, data: { boardBlocked: null } }),
-    ctx.db.channelBlock.deleteMany({ where: { channelId } }),
-  ]);
+  const now = ctx.clock.now();
+  const again = await ctx.db.$transaction(async (tx) => {
+    await tx.game.updateMany({ where: { id: gameId, boardBlocked: { not: null } }, data: { boardBlocked: null } });
+    await tx.channelBlock.deleteMany({ where: { channelId } });
+    return reshowEnds(tx, ctx, channelId, now);
+  });
+  if (again) ctx.onOutbox?.();
 }
 
-/** A post in the channel succeeded again: its block (if any) is over. */
+/** A post in the channel succeeded again: its block (if any) is over, and what ended there meanwhile is shown. */
 export async function unblockChannel(ctx: ServiceContext, channelId: string): Promise<void> {
-  await ctx.db.channelBlock.deleteMany({ where: { channelId } });
+  const now = ctx.clock.now();
+  const again = await ctx.db.$transaction(async (tx) => {
+    await tx.channelBlock.deleteMany({ where: { channelId } });
+    return reshowEnds(tx, ctx, channelId, now);
+  });
+  if (again) ctx.onOutbox?.();
+}
+
+/**
+ * Games of the channel that ended while Discord refused posts there: each last board refused is
+ * rendered again (a board row; its mark is cleared, and set again if Discord refuses it again), and
+ * each result refused there is delivered again (its failed row made pending, in place: one result
+ * per game, whichever unblock comes first). What the gateway's cache knows is still missing for it
+ * (a picture board without Attach Files, a post after only an edit was taken) waits for a later
+ * unblock rather than being refused again. In the transaction that ends the block; returns the
+ * rows written or made pending.
+ */
+async function reshowEnds(tx: Tx, ctx: ServiceContext, channelId: string, now: Date): Promise<number> {
+  const lacks = (guildId: string, kind: string | null, edit: boolean) => (ctx.channels?.missing(guildId, channelId, kind, { edit })?.length ?? 0) > 0;
+  const ended = await tx.game.findMany({
+    where: { channelId, status: { not: 'active' }, boardBlocked: { not: null } },
+    select: { id: true, guildId: true, kind: true, boardMessageId: true },
+    orderBy: { id: 'asc' },
+  });
+  let boards = 0;
+  for (const g of ended) {
+    if (lacks(g.guildId, g.kind, g.boardMessageId !== null)) continue;
+    // Cleared here, by one unblock only (another process's waits for this row and finds it cleared).
+    if ((await tx.game.updateMany({ where: { id: g.id, boardBlocked: { not: null } }, data: { boardBlocked: null } })).count === 0) continue;
+    await enqueue(tx, 'board', { gameId: g.id }, now);
+    boards++;
+  }
+  const refused = await tx.$queryRaw<Array<{ id: bigint; guild_id: string }>>`
+    SELECT o.id, g.guild_id FROM outbox o JOIN games g ON o.payload->>'gameId' = g.id::text
+    WHERE o.status = 'failed' AND o.kind = 'result' AND g.channel_id = ${channelId} AND starts_with(o.last_error, ${refusedIn(channelId)})
+    FOR UPDATE OF o`;
+  const results = refused.filter((r) => !lacks(r.guild_id, null, false)).map((r) => r.id);
+  if (results.length) {
+    await tx.outbox.updateMany({ where: { id: { in: results }, status: 'failed' }, data: { status: 'pending', attempts: 0, availableAt: now, leaseUntil: null } });
+  }
+  return boards + results.length;
 }

@@ -322,6 +322,69 @@ describe('when Discord refuses mid-game', () => {
     await h.settle();
   });
 
+  it('a game that ends while its board is refused: its last board and its result are posted once a board is taken there again', async () => {
+    const kb = ch().knucklebones;
+    const challenge = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'join', opponent: 'bob' } });
+    await h.api.click('bob', challenge.response!.message!.id, buttons(challenge.response!.message!).find((b) => b.label === 'Accept')!.custom_id!);
+    await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'practice' } });
+    await h.settle();
+    const ended = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones', status: 'active', practice: false, channelId: kb } });
+    const running = await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'knucklebones', status: 'active', practice: true, channelId: kb } });
+    const resultsOf = async (gameId: number) => (await h.api.messages('knucklebones', 'alice', 100)).messages.filter((m) => m.content.includes(`**Knucklebones #${gameId}** is over`));
+    const resultRow = () => h.db.prisma.outbox.findFirstOrThrow({ where: { kind: 'result', payload: { path: ['gameId'], equals: ended.id } } });
+    const carolPlaces = async () => {
+      const dm = await turnDm('carol', running.id, 'kb');
+      const r = await h.api.click('carol', dm.id, buttons(dm).find((b) => b.custom_id?.startsWith('kb:place') && !b.disabled)!.custom_id!);
+      expect(r.response?.type, r.response?.message?.content).toBe(7);
+      await h.settle();
+    };
+    const failedBefore = await h.db.prisma.outbox.count({ where: { status: 'failed' } });
+    const modsBefore = (await moderatorNotices(kb, 'missing View Channel')).length;
+
+    // The bot may no longer see the channel: Carol's game goes on from her DMs, and Alice forfeits the other one.
+    await deny('knucklebones', 'VIEW_CHANNEL');
+    await carolPlaces();
+    expect((await h.db.prisma.game.findUniqueOrThrow({ where: { id: running.id } })).boardBlocked).toBe('missing View Channel');
+    const forfeit = await h.api.command({ user: 'alice', channel: 'general', name: 'knucklebones', options: { subcommand: 'forfeit', game: ended.id } });
+    await h.api.click('alice', forfeit.response!.message!.id, buttons(forfeit.response!.message!)[0]!.custom_id!);
+    await h.settle();
+    // Its last board and its result were refused: the result is a failed row saying why, the board is marked.
+    const over = await h.db.prisma.game.findUniqueOrThrow({ where: { id: ended.id } });
+    expect(over.status).toBe('finished');
+    expect(over.boardBlocked).toBe('missing View Channel');
+    expect(over.boardVersion).toBeLessThan(over.version);
+    expect(await resultRow()).toMatchObject({ status: 'failed', lastError: `Discord refuses Stonehall's posts in <#${kb}> (missing View Channel); the moderators were told` });
+    expect(await resultsOf(ended.id)).toHaveLength(0);
+    // Nobody is told to play from DMs a game that is over; the moderators once for the channel.
+    for (const p of ['alice', 'bob']) expect(await noticesTo(p, ended.id)).toHaveLength(0);
+    expect(await moderatorNotices(kb, 'missing View Channel')).toHaveLength(modsBefore + 1);
+
+    // Allowed again: Carol's next move posts her board, and with it the ended game's last board and its result.
+    await allow('knucklebones', 'VIEW_CHANNEL');
+    await carolPlaces();
+    expect((await h.db.prisma.game.findUniqueOrThrow({ where: { id: running.id } })).boardBlocked).toBeNull();
+    const shown = await h.db.prisma.game.findUniqueOrThrow({ where: { id: ended.id } });
+    expect(shown.boardBlocked).toBeNull();
+    expect(shown.boardVersion).toBe(shown.version);
+    const board = (await h.api.messages('knucklebones', 'alice', 100)).messages.find((m) => m.id === shown.boardMessageId)!;
+    // The board as the game ended: its seed revealed, no moves offered.
+    expect(text(board)).toContain(`Seed: \`${shown.seed}\``);
+    expect(buttons(board).filter((b) => b.custom_id?.startsWith('kb:'))).toHaveLength(0);
+    const result = await resultsOf(ended.id);
+    expect(result).toHaveLength(1);
+    expect(result[0]!.content).toContain(`<@${h.emulator.users.alice}>`);
+    expect(await resultRow()).toMatchObject({ status: 'sent', result: result[0]!.id });
+    expect(await h.db.prisma.outbox.count({ where: { status: 'failed' } })).toBe(failedBefore);
+    expect(await h.db.prisma.channelBlock.count()).toBe(0);
+    expect(await moderatorNotices(kb, 'missing View Channel')).toHaveLength(modsBefore + 1);
+
+    // Once: later boards taken there post nothing of it again.
+    await carolPlaces();
+    expect(await resultsOf(ended.id)).toHaveLength(1);
+    await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: running.id } }).then((x) => h.api.click('carol', x.response!.message!.id, buttons(x.response!.message!)[0]!.custom_id!));
+    await h.settle();
+  });
+
   it('a deleted game channel: the game goes on from DMs, players and moderators told once, and the end is not lost', async () => {
     const gone = ch().leaderboard;
     const started = await h.api.command({ user: 'carol', channel: 'leaderboard', name: 'knucklebones', options: { subcommand: 'practice' } });
