@@ -11,8 +11,7 @@ export function testContext(db: TestDatabase, clock = new OffsetClock()): Servic
   return { db: db.prisma, clock, log: silentLogger, games };
 }
 
-export const SEED_A = 'a'.repeat(64);
-export const SEED_B = '0123456789abcdef'.repeat(4);
+export { SEED_A, SEED_B } from './engine.ts';
 
 /** The server, channel and two players of the service tests that need only a two-player game. */
 export const GUILD = '100000000000000001';

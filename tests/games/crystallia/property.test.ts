@@ -12,15 +12,8 @@ import {
   type CrystalliaLogEntry,
   type CrystalliaState,
 } from '../../../src/games/crystallia/engine/index.ts';
-
-/** Freezes a state deeply: an engine function that writes into its input then throws (ES modules are strict). */
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
+// deepFreeze: an engine function that writes into its input then throws (ES modules are strict).
+import { deepFreeze } from '../../helpers/engine.ts';
 
 /** Far above any real game (24 stones, 3 talismans, a few ability steps each); reaching it fails the test. */
 const MAX_STEPS = 400;

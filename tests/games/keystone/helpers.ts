@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import {
   CARD_IDS,
   HAND_SIZE,
@@ -10,34 +9,14 @@ import {
   type KeystoneState,
 } from '../../../src/games/keystone/engine/index.ts';
 import { cs } from './cards.ts';
-import { autopilotMove, autopilotRng, nextInt, rngFromSeed, RuleError, type PlayerId } from '../../../src/kernel/index.ts';
+import { autopilotMove, autopilotRng, nextInt, rngFromSeed, type PlayerId } from '../../../src/kernel/index.ts';
 
-export const SEED_A = 'a'.repeat(64);
-export const SEED_B = '0123456789abcdef'.repeat(4);
+import { deepFreeze, expectRuleError, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
+
+export { deepFreeze, expectRuleError, hex, SEED_A, SEED_B };
+
 export const THREE = ['ann', 'ben', 'cat'] as const;
 export const FOUR = ['ann', 'ben', 'cat', 'dan'] as const;
-
-export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-export function expectRuleError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, `expected ${code}`).toBeInstanceOf(RuleError);
-  expect((caught as RuleError).code).toBe(code);
-  expect((caught as RuleError).message.length).toBeGreaterThan(0);
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /**
  * Builds a state directly and checks it against the schema. Hands are given as short-name specs

@@ -14,20 +14,9 @@ import {
 } from '../../../src/games/knucklebones/engine/index.ts';
 import { rngFromSeed, rollDie, shuffle } from '../../../src/kernel/rng.ts';
 import { SEED_A, SEED_B, cells, deepFreeze, makeState, playGame } from './helpers.ts';
+import { expectRuleError } from '../../helpers/engine.ts';
 
 const place = (column: 1 | 2 | 3): KnucklebonesMove => ({ type: 'place', column });
-
-function expectRuleError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(RuleError);
-  expect((caught as RuleError).code).toBe(code);
-  expect((caught as RuleError).message.length).toBeGreaterThan(0);
-}
 
 describe('scoreColumn', () => {
   it.each<[number[], number, string]>([

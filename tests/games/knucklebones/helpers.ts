@@ -5,10 +5,9 @@ import {
   type KnucklebonesState,
 } from '../../../src/games/knucklebones/engine/index.ts';
 
-export const SEED_A = 'a'.repeat(64);
-export const SEED_B = '0123456789abcdef'.repeat(4);
+import { deepFreeze, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
 
-export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+export { deepFreeze, hex, SEED_A, SEED_B };
 
 /** Builds a running (or, with `outcome`, finished) state directly; `alice` moves unless told otherwise. */
 export function makeState(
@@ -32,14 +31,6 @@ export function makeState(
     lastPlaced: { alice: null, bob: null },
     outcome: opts.outcome ?? null,
   };
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 export const cells = (g: Grid): number => g[0].length + g[1].length + g[2].length;

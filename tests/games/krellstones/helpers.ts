@@ -10,10 +10,9 @@ import {
   type KrellstonesState,
 } from '../../../src/games/krellstones/engine/index.ts';
 
-export const SEED_A = 'a'.repeat(64);
-export const SEED_B = '0123456789abcdef'.repeat(4);
+import { deepFreeze, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
 
-export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+export { deepFreeze, hex, SEED_A, SEED_B };
 
 /** Default side values: pawn 1-4, dancer 5..25 by 5, krell 3-8, master odd 1..39. */
 export const DEFAULT_SIDES: Record<StoneType, number[]> = {
@@ -205,14 +204,6 @@ export function playRandom(start: KrellstonesState, pick: (n: number) => number,
     opts.onStep?.(before, entry, s);
   }
   return { state: s, log };
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 export const PLAYERS: Record<2 | 3 | 4, PlayerId[]> = { 2: ['alice', 'bob'], 3: ['alice', 'bob', 'cara'], 4: ['alice', 'bob', 'cara', 'dan'] };

@@ -1,5 +1,3 @@
-import { expect } from 'vitest';
-import { RuleError } from '../../../src/kernel/types.ts';
 import {
   SYMBOLS,
   tellstones,
@@ -13,34 +11,13 @@ import {
   type TellstonesVariant,
 } from '../../../src/games/tellstones/engine/index.ts';
 
-export const SEED_A = 'a'.repeat(64);
-export const SEED_B = '0123456789abcdef'.repeat(4);
+import { deepFreeze, expectRuleError, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
+
+export { deepFreeze, expectRuleError, hex, SEED_A, SEED_B };
 
 /** Player ids chosen so that no id contains a symbol's name (the leak checks search JSON text). */
 export const TWO = ['alice', 'bob'] as const;
 export const FOUR = ['a1', 'b1', 'a2', 'b2'] as const;
-
-export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-export function expectRuleError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, `expected ${code}`).toBeInstanceOf(RuleError);
-  expect((caught as RuleError).code).toBe(code);
-  expect((caught as RuleError).message.length).toBeGreaterThan(0);
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** A line from a compact spec: `'crown'` is face up, `'-crown'` face down. */
 export function line(...spec: string[]): Slot[] {
