@@ -15,6 +15,8 @@ import {
   type SquareKind,
 } from '../../../src/games/crystallia/engine/index.ts';
 
+export { prng } from '../../helpers/engine.ts';
+
 export const SEED = 'c0'.repeat(32);
 export const TWO = ['alice', 'bob'] as const;
 export const THREE = ['alice', 'bob', 'carol'] as const;
@@ -193,18 +195,6 @@ export function expectRuleError(fn: () => unknown, code: string): void {
   expect(caught, `expected ${code}`).toBeInstanceOf(RuleError);
   expect((caught as RuleError).code).toBe(`crystallia/${code}`);
   expect((caught as RuleError).message.length).toBeGreaterThan(0);
-}
-
-/** A small deterministic PRNG (mulberry32) for random games. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const hexSeed = (n: number): string => n.toString(16).padStart(8, '0').repeat(8);

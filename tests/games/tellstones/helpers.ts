@@ -11,9 +11,9 @@ import {
   type TellstonesVariant,
 } from '../../../src/games/tellstones/engine/index.ts';
 
-import { deepFreeze, expectRuleError, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
+import { deepFreeze, expectRuleError, hex, prng, SEED_A, SEED_B } from '../../helpers/engine.ts';
 
-export { deepFreeze, expectRuleError, hex, SEED_A, SEED_B };
+export { deepFreeze, expectRuleError, hex, prng, SEED_A, SEED_B };
 
 /** Player ids chosen so that no id contains a symbol's name (the leak checks search JSON text). */
 export const TWO = ['alice', 'bob'] as const;
@@ -64,18 +64,6 @@ export function makeState(
     log: [],
     rng: { seed: SEED_A, n: 2 },
     outcome: null,
-  };
-}
-
-/** A small deterministic PRNG (mulberry32) for the random legal-move generator. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
