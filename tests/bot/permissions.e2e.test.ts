@@ -374,13 +374,20 @@ describe('when Discord refuses mid-game', () => {
     expect(result).toHaveLength(1);
     expect(result[0]!.content).toContain(`<@${h.emulator.users.alice}>`);
     expect(await resultRow()).toMatchObject({ status: 'sent', result: result[0]!.id });
+    const boardRows = await h.db.prisma.outbox.count({ where: { kind: 'board', payload: { path: ['gameId'], equals: ended.id } } });
     expect(await h.db.prisma.outbox.count({ where: { status: 'failed' } })).toBe(failedBefore);
     expect(await h.db.prisma.channelBlock.count()).toBe(0);
     expect(await moderatorNotices(kb, 'missing View Channel')).toHaveLength(modsBefore + 1);
 
-    // Once: later boards taken there post nothing of it again.
+    // Once: a later block of the channel, lifted by a board taken there again, posts nothing of it again.
+    await deny('knucklebones', 'VIEW_CHANNEL');
     await carolPlaces();
+    expect((await h.db.prisma.game.findUniqueOrThrow({ where: { id: running.id } })).boardBlocked).toBe('missing View Channel');
+    await allow('knucklebones', 'VIEW_CHANNEL');
+    await carolPlaces();
+    expect((await h.db.prisma.game.findUniqueOrThrow({ where: { id: running.id } })).boardBlocked).toBeNull();
     expect(await resultsOf(ended.id)).toHaveLength(1);
+    expect(await h.db.prisma.outbox.count({ where: { kind: 'board', payload: { path: ['gameId'], equals: ended.id } } })).toBe(boardRows);
     await h.api.command({ user: 'carol', channel: 'knucklebones', name: 'knucklebones', options: { subcommand: 'forfeit', game: running.id } }).then((x) => h.api.click('carol', x.response!.message!.id, buttons(x.response!.message!)[0]!.custom_id!));
     await h.settle();
   });
