@@ -1,5 +1,3 @@
-import { expect } from 'vitest';
-import { RuleError } from '../../../src/kernel/types.ts';
 import {
   BOARD_COLS,
   COLOURS,
@@ -14,6 +12,8 @@ import {
   type Half,
   type SquareKind,
 } from '../../../src/games/crystallia/engine/index.ts';
+
+import { expectRuleError as expectAnyRuleError } from '../../helpers/engine.ts';
 
 export { prng } from '../../helpers/engine.ts';
 
@@ -185,16 +185,9 @@ export function totalBlacks(s: CrystalliaState, player: string): number {
   return COLOURS.reduce((a, c) => a + s.platforms[player]!.blacks[c], 0);
 }
 
+/** `fn` throws the RuleError `crystallia/<code>`, with a message. */
 export function expectRuleError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, `expected ${code}`).toBeInstanceOf(RuleError);
-  expect((caught as RuleError).code).toBe(`crystallia/${code}`);
-  expect((caught as RuleError).message.length).toBeGreaterThan(0);
+  expectAnyRuleError(fn, `crystallia/${code}`);
 }
 
 export const hexSeed = (n: number): string => n.toString(16).padStart(8, '0').repeat(8);

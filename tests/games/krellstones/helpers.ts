@@ -1,4 +1,4 @@
-import { nextInt, rngFromSeed, RuleError, SYSTEM, type PlayerId, type RngState } from '../../../src/kernel/index.ts';
+import { nextInt, rngFromSeed, SYSTEM, type PlayerId, type RngState } from '../../../src/kernel/index.ts';
 import type { StoneType } from '../../../src/games/krellstones/data.ts';
 import {
   krellstones,
@@ -10,9 +10,9 @@ import {
   type KrellstonesState,
 } from '../../../src/games/krellstones/engine/index.ts';
 
-import { deepFreeze, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
+import { deepFreeze, expectRuleError, hex, SEED_A, SEED_B } from '../../helpers/engine.ts';
 
-export { deepFreeze, hex, SEED_A, SEED_B };
+export { deepFreeze, expectRuleError, hex, SEED_A, SEED_B };
 
 /** Default side values: pawn 1-4, dancer 5..25 by 5, krell 3-8, master odd 1..39. */
 export const DEFAULT_SIDES: Record<StoneType, number[]> = {
@@ -137,18 +137,6 @@ export function values(s: KrellstonesState, p: string): (number | null)[] {
 
 export function texts(s: KrellstonesState): string[] {
   return s.announcements.map((a) => a.text);
-}
-
-export function expectRuleError(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  if (!(caught instanceof RuleError)) throw new Error(`expected the RuleError ${code}, got ${caught === undefined ? 'no error' : String(caught)}`);
-  if (caught.code !== code) throw new Error(`expected the RuleError ${code}, got ${caught.code}: ${caught.message}`);
-  if (caught.message.length === 0) throw new Error(`the RuleError ${code} has no message`);
 }
 
 /** A small deterministic picker (a seeded rng of its own, apart from the game's). */
