@@ -52,6 +52,8 @@ export interface Bot {
   dispatcher: Dispatcher;
   /** Cycles: the per-server Rest/Battle phase schedule (cron tasks from the database). */
   phaseSchedule: PhaseSchedule;
+  /** Interactions in flight, which the outbox gives way to (src/bot/priority.ts). */
+  priority: InteractionPriority;
   /** Runs due jobs and delivers the outbox until both are idle. */
   settle(): Promise<void>;
   /** Resolves once every interaction being handled now is done (tests: a reply the emulator answers late). */
@@ -143,6 +145,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     scheduler,
     dispatcher: d,
     phaseSchedule,
+    priority,
     async settle() {
       for (let i = 0; i < 20; i++) {
         const fired = await scheduler.sweep();
