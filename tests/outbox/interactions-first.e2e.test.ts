@@ -20,7 +20,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function knucklebones(from: string, to: string) {
+async function knucklebones(from: 'alice' | 'carol', to: 'bob' | 'dave') {
   const ctx = testContext(h.db);
   const guildId = h.emulator.guildId;
   const [a, b] = [h.emulator.users[from]!, h.emulator.users[to]!];
