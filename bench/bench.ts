@@ -92,6 +92,8 @@ if (section('clicks')) {
     names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
     for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |`);
     out(`| **CPU per move (/proc)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
+    // To cut the same profile further by function (each level's window on the profile's clock, µs).
+    out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;

@@ -31,6 +31,11 @@ const envSchema = z.object({
    * database, which one process has to itself), `1` or `0`. docs/deploying.md.
    */
   STONEHALL_REST_BUDGET: z.enum(['auto', '0', '1']).default('auto'),
+  /**
+   * Outbox deliveries started per second while interactions are being answered (src/bot/priority.ts):
+   * clicks go first, DMs wait a little. 0: the outbox does not give way.
+   */
+  OUTBOX_BUSY_RATE: z.coerce.number().min(0).max(100_000).default(100),
   /** Test only: follow the emulator's clock at this address (see RemoteClock). */
   STONEHALL_CLOCK_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),

@@ -38,6 +38,7 @@ if (env.DISCORD_TOKEN) {
     shards: shardOptions(env),
     globalRate: env.DISCORD_GLOBAL_RATE,
     restBudget,
+    outboxBusyRate: env.OUTBOX_BUSY_RATE,
     ...(env.DISCORD_API_BASE ? { apiBase: env.DISCORD_API_BASE } : {}),
     ...(remote ? { beforeTick: () => remote.sync() } : {}),
   });
@@ -57,7 +58,7 @@ if (env.DISCORD_TOKEN) {
   closeEmulator = () => emulator.close();
   emulatorRecords = () => emulator.records();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON });
+  bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON, outboxBusyRate: env.OUTBOX_BUSY_RATE });
   clock.onAdvance(() => bot.settle());
   const banner = [
     '',

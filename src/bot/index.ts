@@ -10,6 +10,10 @@ import { ReplyTimer } from './reply-timer.ts';
 import type { RestBudget } from './rest-budget.ts';
 import { createRouter } from './router.ts';
 import { channelAccess } from './permissions.ts';
+import { InteractionPriority } from './priority.ts';
+
+/** Outbox deliveries started per second while interactions are in flight (src/bot/priority.ts). */
+export const DEFAULT_OUTBOX_BUSY_RATE = 100;
 
 export interface BotOptions {
   ctx: Omit<ServiceContext, 'onOutbox' | 'games'>;
@@ -34,6 +38,11 @@ export interface BotOptions {
   globalRate?: number;
   /** The REST budget every process of the token shares (src/bot/rest-budget.ts); unset: none. */
   restBudget?: RestBudget | null;
+  /**
+   * Outbox deliveries started per second while interactions are being handled (src/bot/priority.ts;
+   * default 100); 0: the outbox does not give way to interactions.
+   */
+  outboxBusyRate?: number;
 }
 
 export interface Bot {
@@ -43,6 +52,8 @@ export interface Bot {
   dispatcher: Dispatcher;
   /** Cycles: the per-server Rest/Battle phase schedule (cron tasks from the database). */
   phaseSchedule: PhaseSchedule;
+  /** Interactions in flight, which the outbox gives way to (src/bot/priority.ts). */
+  priority: InteractionPriority;
   /** Runs due jobs and delivers the outbox until both are idle. */
   settle(): Promise<void>;
   /** Resolves once every interaction being handled now is done (tests: a reply the emulator answers late). */
@@ -96,11 +107,13 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
   const channels = opts.gateway === false ? undefined : channelAccess(client, opts.games);
   const ctx: ServiceContext = { ...opts.ctx, games: opts.games, onOutbox: () => dispatcher?.kick(), ...(channels ? { channels } : {}) };
   const tickOpts = { ...(opts.cron ? { cron: opts.cron } : {}), ...(opts.beforeTick ? { beforeTick: opts.beforeTick } : {}) };
-  dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx, opts.games), tickOpts);
+  // Clicks first: while interactions are in flight the outbox starts its deliveries at a slower pace.
+  const priority = new InteractionPriority(opts.outboxBusyRate ?? DEFAULT_OUTBOX_BUSY_RATE);
+  dispatcher = new Dispatcher(ctx, new DiscordDeliverer(client, ctx, opts.games), { ...tickOpts, turn: () => priority.turn() });
   const scheduler = new Scheduler(ctx, tickOpts);
   const phaseSchedule = new PhaseSchedule(ctx);
   const route = createRouter(opts.commands, { ctx, games: opts.games, phaseSchedule, replyTimer: new ReplyTimer(client), ...(opts.onHandled ? { onHandled: opts.onHandled } : {}) });
-  const onInteraction = (interaction: Parameters<typeof route>[0]) => void route(interaction);
+  const onInteraction = (interaction: Parameters<typeof route>[0]) => void priority.track(() => route(interaction));
   client.on(Events.InteractionCreate, onInteraction);
   guardPackets(client, ctx.log);
   // DM channels come with DM interactions and would otherwise stay cached, one per player.
@@ -132,6 +145,7 @@ export async function startBot(opts: BotOptions): Promise<Bot> {
     scheduler,
     dispatcher: d,
     phaseSchedule,
+    priority,
     async settle() {
       for (let i = 0; i < 20; i++) {
         const fired = await scheduler.sweep();

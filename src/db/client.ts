@@ -25,7 +25,12 @@ export async function connectPostgres(url: string, opts: { poolSize?: number; sq
   const pg = await import('pg');
   // Measurement only (the bench): every round trip counted by statement and caller.
   if (opts.sqlStats) (await import('./sql-stats.ts')).installSqlStats(pg.default as never);
-  const pool = new pg.default.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  // An idle connection is kept a minute (pg-pool's default is 10 s): a bot whose clicks come a few
+  // seconds apart, or a burst after a pause, would otherwise open connections again and again, each
+  // a TCP handshake, a session start and its prepared statements parsed again (src/db/hot.ts); a
+  // third of the bot's CPU in the bench's 1-game level went there. TCP keepalive lets a connection
+  // cut by the network while idle be noticed and replaced.
+  const pool = new pg.default.Pool({ connectionString: url, max: opts.poolSize ?? 10, idleTimeoutMillis: 60_000, keepAlive: true });
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on next use.
   pool.on('error', () => {});

@@ -102,7 +102,16 @@ export class Dispatcher {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly deliverer: Deliverer,
-    private readonly opts: { cron?: string; batch?: number; beforeTick?: () => Promise<void> } = {},
+    private readonly opts: {
+      cron?: string;
+      batch?: number;
+      beforeTick?: () => Promise<void>;
+      /**
+       * Resolves when a delivery may start: the bot's interactions go first (src/bot/priority.ts).
+       * A board row whose board the click already showed costs no call and does not wait.
+       */
+      turn?: () => Promise<void>;
+    } = {},
   ) {}
 
   start(): void {
@@ -222,6 +231,7 @@ export class Dispatcher {
               if (!ok.every(Boolean)) return false;
               await slot();
               try {
+                if (this.opts.turn && !row.hints.boardShown) await this.opts.turn();
                 const result = await this.deliverOne(row);
                 if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
                 return true;

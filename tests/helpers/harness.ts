@@ -48,6 +48,8 @@ export async function startHarness(
      * file, to see the whole suite under Discord's limits.
      */
     rateLimits?: boolean | RateLimitOptions;
+    /** Outbox deliveries started per second while interactions are in flight (src/bot/priority.ts; default the bot's). */
+    outboxBusyRate?: number;
   } = {},
 ): Promise<Harness> {
   const db = await createTestDatabase();
@@ -72,6 +74,7 @@ export async function startHarness(
     token: emulator.botToken,
     apiBase,
     ticks: false,
+    ...(opts.outboxBusyRate !== undefined ? { outboxBusyRate: opts.outboxBusyRate } : {}),
   });
   clock.onAdvance(() => bot.settle());
   return {
