@@ -2,7 +2,7 @@ import { autopilotMove, autopilotRng } from '../kernel/autopilot.ts';
 import type { Outcome, PlayerId, TimerSpec } from '../kernel/types.ts';
 import type { PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
-import { pgSql, prismaSql, run, type Statement } from '../db/hot.ts';
+import { pgSql, prismaSql, run, type HotTx, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
@@ -144,6 +144,21 @@ export const WRITE_CHANGE: Statement = {
     SELECT count(*)::int AS updated FROM changed`,
 };
 
+/**
+ * WRITE_CHANGE that fails (an error, so the transaction rolls back) unless it updated `$12` game
+ * rows: the hot path sends it with COMMIT in one round trip (src/db/hot.ts `commitWith`), so the
+ * check cannot wait for its answer. The error's text is computed from the count, so the planner
+ * cannot fold it into an error of every run.
+ */
+export const WRITE_CHANGE_CHECKED: Statement = {
+  name: 'stonehall-write-change-checked',
+  text: WRITE_CHANGE.text.replace(
+    /SELECT count\(\*\)::int AS updated FROM changed$/,
+    `SELECT CASE WHEN count(*) = $12::int THEN count(*)::int ELSE ('stonehall: the game moved, ' || count(*) || ' rows')::int END AS updated FROM changed`,
+  ),
+};
+if (WRITE_CHANGE_CHECKED.text === WRITE_CHANGE.text) throw new Error('WRITE_CHANGE_CHECKED: the count line was not found');
+
 /** A change as written: the steps since the version read, and where they lead. */
 interface ChangeRow {
   version: number;
@@ -232,7 +247,7 @@ export function prismaStore(tx: Tx): ChangeStore {
  * finishing move is declined before anything is written (NeedsPrismaPath): its rewards go through
  * Prisma (inventories, assets), so the caller reruns the move on the Prisma path.
  */
-export function pgStore(client: PoolClient): ChangeStore {
+export function pgStore(client: PoolClient, tx?: HotTx): ChangeStore {
   return {
     async earlierTimeouts(gameId) {
       return (await run<{ player: string }>(client, EARLIER_TIMEOUTS, [gameId])).map((r) => r.player);
@@ -240,6 +255,20 @@ export function pgStore(client: PoolClient): ChangeStore {
     async write(game, change, w, now) {
       if (change.outcome !== null && grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
       const p = changeParams(game, change, w, now);
+      if (tx && change.outcome === null) {
+        // The change's last statement (a finished game's ratings come after it): written and
+        // committed in one round trip. The check is in the statement (WRITE_CHANGE_CHECKED), so a
+        // game that moved fails it and Postgres never runs the COMMIT.
+        let rows: Array<{ updated: number }>;
+        try {
+          rows = await tx.commitWith<{ updated: number }>(WRITE_CHANGE_CHECKED, [...p.values, p.states]);
+        } catch (err) {
+          if (/stonehall: the game moved/.test(String((err as Error)?.message))) checkWritten(0, p.states);
+          throw err;
+        }
+        checkWritten(rows[0]?.updated, p.states);
+        return;
+      }
       const rows = await run<{ updated: number }>(client, WRITE_CHANGE, p.values);
       checkWritten(rows[0]?.updated, p.states);
     },
