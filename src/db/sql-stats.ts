@@ -34,7 +34,7 @@ export function statementKey(config: unknown): { key: string; statements: number
   if (name) return { key: `[${name}] ${squeezed.slice(0, 100)}`, statements };
   // A simple query's values are in its text (the hot path's lock by id, its write with COMMIT):
   // literals read as `?`, so one statement is one key; a simple query of several names its last.
-  const shape = (t: string) => t.replace(/E?'(?:[^']|'')*'/g, '?').replace(/\b\d+\b/g, '?');
+  const shape = (t: string) => t.replace(/E?'(?:[^']|'')*'/g, '?').replace(/(?<![$\w])\d+\b/g, '?');
   const key = statements > 1 ? `${shape(squeezed).slice(0, 120)} … ${shape(parts.at(-1)!).slice(0, 40)}` : shape(squeezed).slice(0, 160);
   return { key, statements };
 }
