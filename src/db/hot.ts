@@ -6,7 +6,9 @@ type Tx = Prisma.TransactionClient;
 
 /**
  * Hot paths on plain node-postgres: a transaction on a client of the pool Prisma itself runs on,
- * with named prepared statements (parsed once per connection). Prisma stays the schema and the
+ * with named prepared statements (parsed once per connection), or, where a round trip is worth
+ * more than a prepared plan, a statement sent with BEGIN or with COMMIT in one simple query (its
+ * values inlined as checked literals: `first`, `commitWith`). Prisma stays the schema and the
  * data layer for everything else; only use cases measured to be hot (a move) come here, and only
  * on a real Postgres server (the embedded database has no pool).
  */
