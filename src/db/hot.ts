@@ -6,7 +6,9 @@ type Tx = Prisma.TransactionClient;
 
 /**
  * Hot paths on plain node-postgres: a transaction on a client of the pool Prisma itself runs on,
- * with named prepared statements (parsed once per connection). Prisma stays the schema and the
+ * with named prepared statements (parsed once per connection), or, where a round trip is worth
+ * more than a prepared plan, a statement sent with BEGIN or with COMMIT in one simple query (its
+ * values inlined as checked literals: `first`, `commitWith`). Prisma stays the schema and the
  * data layer for everything else; only use cases measured to be hot (a move) come here, and only
  * on a real Postgres server (the embedded database has no pool).
  */
@@ -113,36 +115,109 @@ async function connectWithin(pool: Pool, maxWaitMs: number): Promise<PoolClient>
 }
 
 /**
+ * What a hot transaction's `fn` gets besides its client: the rows of the statement run in BEGIN's
+ * own round trip (`opts.first`), and a way to end the transaction with its last statement.
+ */
+export interface HotTx {
+  /** The rows of `opts.first`, read in BEGIN's round trip (undefined without one). */
+  first: QueryResultRow[] | undefined;
+  /**
+   * Runs `st` with `values` inlined as literals (inlineStatement), then COMMIT, in one round trip
+   * (a simple query of two statements): the transaction is over once it resolves, and `fn` must do
+   * nothing after it that could fail. If `st` fails, Postgres runs no COMMIT: the transaction is
+   * rolled back as for any error of `fn`.
+   */
+  commitWith<R extends QueryResultRow>(st: Statement, values: unknown[]): Promise<R[]>;
+}
+
+/**
+ * A literal Postgres reads as it reads the same value bound as a text parameter: integers and
+ * booleans as themselves, strings quoted by node-postgres's escapeLiteral (quotes and backslashes
+ * escaped, so no value can end the literal), null as NULL. Anything else (a Date, an object, a
+ * fraction, NaN) is refused: the hot statements pass times as ISO strings and rows as JSON text.
+ */
+function literal(v: unknown, escape: (s: string) => string): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return `(${v})`;
+  if (typeof v === 'string') return escape(v);
+  throw new Error(`no literal for a ${typeof v} in a hot statement`);
+}
+
+/**
+ * `st`'s text with each `$n` replaced by `values[n-1]` as a literal (every parameter of a hot
+ * statement carries its cast in the text, so the literal is read as the parameter was). The texts
+ * hold no `$` but their parameters (checked: a `$n` past the values throws).
+ */
+export function inlineStatement(st: Statement, values: unknown[], escape: (s: string) => string): string {
+  return st.text.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= values.length) throw new Error(`${st.name}: no value for $${n}`);
+    return literal(values[i], escape);
+  });
+}
+
+/**
  * One transaction on one client of the pool: BEGIN, `fn`, COMMIT; ROLLBACK if anything throws (the
  * error is rethrown). A client whose ROLLBACK fails is destroyed rather than handed back.
+ * `opts.first` (a statement without parameters, e.g. the lock of a row whose integer id is in its
+ * text) runs in BEGIN's round trip and its rows go to `fn`; `fn` may end the transaction itself
+ * with its last statement (HotTx.commitWith): a move is then two round trips instead of four.
  */
-export async function pgTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, opts: { maxWaitMs: number; statementTimeoutMs: number }): Promise<T> {
-  await typeParsers();
+export async function pgTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient, tx: HotTx) => Promise<T>,
+  opts: { maxWaitMs: number; statementTimeoutMs: number; first?: string },
+): Promise<T> {
+  const parsers = await typeParsers();
   const client = await connectWithin(pool, opts.maxWaitMs);
-  // Set when the connection's state is unknown (BEGIN, COMMIT or ROLLBACK failed): it is destroyed.
+  // Set when the connection's state is unknown (ROLLBACK or COMMIT failed): it is destroyed.
   let broken: Error | undefined;
+  let committed = false;
+  const rollback = () =>
+    client.query('ROLLBACK').then(
+      () => undefined,
+      (e: Error) => {
+        broken = e;
+      },
+    );
   try {
+    let first: QueryResultRow[] | undefined;
     try {
-      // One round trip: no statement of a hot path waits longer than Prisma's whole transaction may last.
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(opts.statementTimeoutMs))}`);
+      // One round trip: no statement of a hot path waits longer than Prisma's whole transaction may
+      // last; and the first statement with them. A failure anywhere in it is rolled back (a ROLLBACK
+      // outside a transaction, if BEGIN itself failed, only warns; one that fails marks the client broken).
+      const begin = `BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(opts.statementTimeoutMs))}${opts.first ? `; ${opts.first}` : ''}`;
+      const r = (await client.query({ text: begin, types: parsers })) as unknown as Array<{ rows: QueryResultRow[] }>;
+      if (opts.first) first = r[2]!.rows;
     } catch (err) {
-      broken = err as Error;
+      await rollback();
       throw err;
     }
+    const tx: HotTx = {
+      first,
+      async commitWith<R extends QueryResultRow>(st: Statement, values: unknown[]): Promise<R[]> {
+        const text = `${inlineStatement(st, values, (s) => client.escapeLiteral(s))}; COMMIT`;
+        const r = (await client.query({ text, types: parsers })) as unknown as Array<{ rows: R[] }>;
+        committed = true;
+        return r[0]!.rows;
+      },
+    };
     let result: T;
     try {
-      result = await fn(client);
+      result = await fn(client, tx);
     } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
-        broken = e;
-      });
+      // Nothing to undo once committed (fn failed after its last statement).
+      if (!committed) await rollback();
       throw err;
     }
-    try {
-      await client.query('COMMIT');
-    } catch (err) {
-      broken = err as Error;
-      throw err;
+    if (!committed) {
+      try {
+        await client.query('COMMIT');
+      } catch (err) {
+        broken = err as Error;
+        throw err;
+      }
     }
     return result;
   } finally {

@@ -48,8 +48,14 @@ export function statementKey(config: unknown): { key: string; statements: number
 function squeezeKey(text: string, name: string | null): { key: string; statements: number } {
   const squeezed = text.replace(/\s+/g, ' ').trim();
   // Statements after the first in a simple query (no parameters): `BEGIN; SET LOCAL ...`.
-  const statements = 1 + (squeezed.replace(/'[^']*'/g, "''").match(/;\s*\S/g)?.length ?? 0);
-  return { key: name ? `[${name}] ${squeezed.slice(0, 100)}` : squeezed.slice(0, 160), statements };
+  const parts = squeezed.replace(/'(?:[^']|'')*'/g, "''").split(/;\s*(?=\S)/);
+  const statements = parts.length;
+  if (name) return { key: `[${name}] ${squeezed.slice(0, 100)}`, statements };
+  // A simple query's values are in its text (the hot path's lock by id, its write with COMMIT):
+  // literals read as `?`, so one statement is one key; a simple query of several names its last.
+  const shape = (t: string) => t.replace(/E?'(?:[^']|'')*'/g, '?').replace(/(?<![$\w])\d+\b/g, '?');
+  const key = statements > 1 ? `${shape(squeezed).slice(0, 120)} … ${shape(parts.at(-1)!).slice(0, 40)}` : shape(squeezed).slice(0, 160);
+  return { key, statements };
 }
 
 /** Frames of our own code (not node_modules, not Node's, not this file), as "Class.method" or "file:line". */

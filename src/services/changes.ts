@@ -2,7 +2,7 @@ import { autopilotMove, autopilotRng } from '../kernel/autopilot.ts';
 import type { Outcome, PlayerId, TimerSpec } from '../kernel/types.ts';
 import type { PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
-import { pgSql, prismaSql, run, type Statement } from '../db/hot.ts';
+import { pgSql, prismaSql, run, type HotTx, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
@@ -96,11 +96,19 @@ function seatRow(st: Seat, w: Writes) {
 /**
  * One game's change in one statement (data-modifying CTEs): the move log, the state (conditional
  * on the version read), the seats, the jobs cancelled and started, the outbox rows (in order) and
- * the assets released. A move is then four round trips with BEGIN and COMMIT: lock-and-read, this,
- * and the two ends. Its text never varies (rows go in as jsonb): the hot path prepares it once per
- * connection, and the Prisma path runs the same text. Parameters: see changeParams.
+ * the assets released. A move is then two round trips on the hot path: BEGIN with the lock-and-read,
+ * then this with COMMIT (WRITE_CHANGE_CHECKED, src/db/hot.ts). Its text never varies (rows go in
+ * as jsonb): the Prisma path runs the same text, and a game's last move prepares it on the hot path.
+ * Parameters: see changeParams.
  * dm_live is the dispatcher's (it posts and retires DMs outside the game's lock): only cleared
  * here for the DM the click answered, and only if it is still that seat's newest.
+ * A retire row (`dm-edit`, mode `retire`: the turn DM's buttons go) is written only when there can
+ * be something to retire: the seat's DM shows buttons (`dm_live`, as `seated` returns it: the
+ * newest committed value, since that update waits for any writer of the seat row, e.g. Play here
+ * adopting a DM), or a DM or DM edit of that player in this game is still pending (its delivery
+ * may yet set `dm_live`; the dispatcher records `dm_live` before it marks the row sent, so any
+ * snapshot sees one or the other). Otherwise the retire's delivery would only read the seat and
+ * find nothing: one round trip, a claim's and a mark's share, for nothing.
  */
 export const WRITE_CHANGE: Statement = {
   name: 'stonehall-write-change',
@@ -125,6 +133,7 @@ export const WRITE_CHANGE: Statement = {
       FROM jsonb_to_recordset($6::jsonb)
         AS v(seat int, result text, turn_version int, turn_started_at timestamp(3), deadline_at timestamp(3), dm_moves boolean, answered text)
       WHERE s.game_id = $1::int AND s.seat = v.seat
+      RETURNING s.player_id, s.dm_live, s.dm_message_id
     ), cancelled AS (
       UPDATE jobs SET status = 'cancelled', done_at = $3::timestamp(3)
       WHERE game_id = $1::int AND status = 'pending'
@@ -137,12 +146,31 @@ export const WRITE_CHANGE: Statement = {
       INSERT INTO outbox (kind, payload, available_at, created_at)
       SELECT v.kind, v.payload, v.available_at, $3::timestamp(3)
       FROM jsonb_to_recordset($10::jsonb) AS v(i int, kind text, payload jsonb, available_at timestamp(3))
+      WHERE v.kind <> 'dm-edit' OR v.payload->>'mode' IS DISTINCT FROM 'retire'
+        OR EXISTS (SELECT 1 FROM seated x WHERE x.player_id = v.payload->>'userId' AND x.dm_live AND x.dm_message_id IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.kind IN ('dm', 'dm-edit') AND o.payload->>'userId' = v.payload->>'userId'
+          AND COALESCE(o.payload->>'gameId', o.payload->'notification'->>'gameId') = ($1::int)::text)
       ORDER BY v.i
     ), released AS (
       UPDATE assets SET locked_by_game_id = NULL, updated_at = $3::timestamp(3) WHERE $11::boolean AND locked_by_game_id = $1::int
     )
     SELECT count(*)::int AS updated FROM changed`,
 };
+
+/**
+ * WRITE_CHANGE that fails (an error, so the transaction rolls back) unless it updated `$12` game
+ * rows: the hot path sends it with COMMIT in one round trip (src/db/hot.ts `commitWith`), so the
+ * check cannot wait for its answer. The error's text is computed from the count, so the planner
+ * cannot fold it into an error of every run.
+ */
+export const WRITE_CHANGE_CHECKED: Statement = {
+  name: 'stonehall-write-change-checked',
+  text: WRITE_CHANGE.text.replace(
+    /SELECT count\(\*\)::int AS updated FROM changed$/,
+    `SELECT CASE WHEN count(*) = $12::int THEN count(*)::int ELSE ('stonehall: the game moved, ' || count(*) || ' rows')::int END AS updated FROM changed`,
+  ),
+};
+if (WRITE_CHANGE_CHECKED.text === WRITE_CHANGE.text) throw new Error('WRITE_CHANGE_CHECKED: the count line was not found');
 
 /** A change as written: the steps since the version read, and where they lead. */
 interface ChangeRow {
@@ -232,7 +260,7 @@ export function prismaStore(tx: Tx): ChangeStore {
  * finishing move is declined before anything is written (NeedsPrismaPath): its rewards go through
  * Prisma (inventories, assets), so the caller reruns the move on the Prisma path.
  */
-export function pgStore(client: PoolClient): ChangeStore {
+export function pgStore(client: PoolClient, tx?: HotTx): ChangeStore {
   return {
     async earlierTimeouts(gameId) {
       return (await run<{ player: string }>(client, EARLIER_TIMEOUTS, [gameId])).map((r) => r.player);
@@ -240,6 +268,20 @@ export function pgStore(client: PoolClient): ChangeStore {
     async write(game, change, w, now) {
       if (change.outcome !== null && grantsRewards(game)) throw new NeedsPrismaPath("a cycle game's end grants rewards through Prisma");
       const p = changeParams(game, change, w, now);
+      if (tx && change.outcome === null) {
+        // The change's last statement (a finished game's ratings come after it): written and
+        // committed in one round trip. The check is in the statement (WRITE_CHANGE_CHECKED), so a
+        // game that moved fails it and Postgres never runs the COMMIT.
+        let rows: Array<{ updated: number }>;
+        try {
+          rows = await tx.commitWith<{ updated: number }>(WRITE_CHANGE_CHECKED, [...p.values, p.states]);
+        } catch (err) {
+          if (/stonehall: the game moved/.test(String((err as Error)?.message))) checkWritten(0, p.states);
+          throw err;
+        }
+        checkWritten(rows[0]?.updated, p.states);
+        return;
+      }
       const rows = await run<{ updated: number }>(client, WRITE_CHANGE, p.values);
       checkWritten(rows[0]?.updated, p.states);
     },

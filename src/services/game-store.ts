@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { Tx } from '../db/client.ts';
-import { PoolBusyError, pgTransaction, poolOf, run, runOnPool, type Statement } from '../db/hot.ts';
+import { PoolBusyError, pgTransaction, poolOf, run, runOnPool, type HotTx, type Statement } from '../db/hot.ts';
 import type { Game, Seat } from '../generated/prisma/client.ts';
 import type { Outcome, PlayerId } from '../kernel/types.ts';
 import type { ServiceContext } from './context.ts';
@@ -186,6 +186,21 @@ export async function lockGamePg(client: PoolClient, gameId: number): Promise<Lo
   return rows[0] ? toLockedGame(rows[0]) : null;
 }
 
+/**
+ * LOCK_GAME with the game's id in its text, to run in the hot transaction's BEGIN round trip
+ * (src/db/hot.ts `first`): an integer checked here, so nothing but digits goes into the text.
+ * Null for an id that is not a 32-bit integer (the prepared statement then runs, and refuses it).
+ */
+export function lockGameFirst(gameId: number): string | null {
+  if (!Number.isInteger(gameId) || gameId < -2147483648 || gameId > 2147483647) return null;
+  return LOCK_GAME.text.replace('$1::int', `${gameId}`);
+}
+
+/** The game locked by lockGameFirst in BEGIN's round trip (its rows), as lockGamePg reads it. */
+export function lockedFromFirst(rows: unknown[]): LockedGame | null {
+  return rows[0] ? toLockedGame(rows[0] as LockedRow) : null;
+}
+
 /** Games the caller has already locked (the batched sweep), read like lockGame reads one: one statement. */
 export async function readLockedGames(tx: Tx, ids: number[]): Promise<Map<number, LockedGame>> {
   if (ids.length === 0) return new Map();
@@ -298,10 +313,10 @@ export class NeedsPrismaPath extends Error {
  * inTransaction on a plain pg client of the pool Prisma runs on (src/db/hot.ts): same
  * transaction, same busy refusal, same outbox wake-up after the commit.
  */
-export async function inPgTransaction<T>(ctx: ServiceContext, pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function inPgTransaction<T>(ctx: ServiceContext, pool: Pool, fn: (client: PoolClient, tx: HotTx) => Promise<T>, opts: { first?: string } = {}): Promise<T> {
   let result: T;
   try {
-    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS });
+    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS, ...opts });
   } catch (err) {
     if (err instanceof PoolBusyError) throw new UserError('system/busy', BUSY_MESSAGE);
     throw err;

@@ -11,7 +11,9 @@ import {
   inPgTransaction,
   inTransaction,
   loadForUpdate,
+  lockGameFirst,
   lockGamePg,
+  lockedFromFirst,
   NeedsPrismaPath,
   makeSnapshot,
   parseState,
@@ -220,10 +222,26 @@ export async function playMove(
   // database is a server; a move it declines (a finishing move, an item) runs through Prisma.
   const pool = poolOf(ctx.db);
   if (pool) {
+    // Two round trips when nothing declines: BEGIN with the game's lock, then the change's write
+    // with COMMIT (src/db/hot.ts `first`, `commitWith`).
+    const first = lockGameFirst(input.gameId);
     try {
       return committedMove(
         ctx,
-        await inPgTransaction(ctx, pool, (client) => moveIn(ctx, input, { lock: (id) => lockGamePg(client, id), holds: null, store: pgStore(client) })),
+        await inPgTransaction(
+          ctx,
+          pool,
+          (client, tx) => {
+            let locked = tx.first;
+            const lock = (id: number) => {
+              const rows = locked;
+              locked = undefined;
+              return rows && id === input.gameId ? Promise.resolve(lockedFromFirst(rows)) : lockGamePg(client, id);
+            };
+            return moveIn(ctx, input, { lock, holds: null, store: pgStore(client, tx) });
+          },
+          first ? { first } : {},
+        ),
       );
     } catch (err) {
       if (!(err instanceof NeedsPrismaPath)) throw err;

@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
 import { PrismaClient } from '../../src/db/client.ts';
 import { pgTransaction, poolOf } from '../../src/db/hot.ts';
@@ -99,16 +100,33 @@ describe('a move on the hot path', () => {
       const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version, kind: 'knucklebones', fromBoard: moves % 2 === 0 };
       await f.clock.advance(61_000);
       await s.clock.advance(61_000);
-      const a = await playMove(f, input);
+      // Every round trip of the process while the hot path moves (node-postgres's Client.query).
+      const sent = vi.spyOn(pg.Client.prototype, 'query');
+      let a: Awaited<ReturnType<typeof playMove>>;
+      let texts: string[];
+      try {
+        a = await playMove(f, input);
+      } finally {
+        texts = sent.mock.calls.map((c) => (typeof c[0] === 'string' ? c[0] : (c[0] as { text: string }).text));
+        sent.mockRestore();
+      }
       const b = await playMove(s, input);
       expect(a.outcome).toEqual(b.outcome);
       expect(a.after.game).toEqual(b.after.game);
       expect(a.after.view(alice.id)).toEqual(b.after.view(alice.id));
       expect(await dump(fast)).toEqual(await dump(slow));
-      // It ran on the hot path: its statements are prepared on the pool's one connection (and,
-      // once the game is over, the ratings' too: a game outside any cycle ends on the hot path).
+      // It ran on the hot path: BEGIN and the game's lock in one round trip; a move that does not
+      // end the game writes and commits in a second, and that is all; the game's end writes with
+      // its prepared statements (and the ratings': a game outside any cycle ends on the hot path).
+      expect(texts[0]).toMatch(/^BEGIN; SET LOCAL statement_timeout = \d+; SELECT g\.\*.* FOR UPDATE OF g$/s);
+      if (a.outcome === null) {
+        expect(texts).toHaveLength(2);
+        expect(texts[1]).toMatch(/^WITH logged AS .*; COMMIT$/s);
+      } else {
+        expect(texts.at(-1)).toBe('COMMIT');
+      }
       const names = await prepared(fast);
-      expect(names).toEqual(expect.arrayContaining(['stonehall-lock-game', 'stonehall-write-change']));
+      expect(names.includes('stonehall-write-change')).toBe(a.outcome !== null);
       expect(names.some((n) => n.startsWith('stonehall-ratings'))).toBe(a.outcome !== null);
       expect(await prepared(slow)).toEqual([]);
       moves++;
@@ -144,6 +162,36 @@ describe('a move on the hot path', () => {
     });
     await expect(write).rejects.toSatisfy(userError('game/stale'));
     expect(await dump(fast)).toEqual(before);
+  });
+
+  it('refuses a write-and-commit whose game moved since it was read: no COMMIT runs, nothing is written', async () => {
+    const { f } = contexts();
+    const id = await start(f);
+    const before = await dump(fast);
+    const write = inPgTransaction(f, fast.pool!, async (client, tx) => {
+      const game = (await lockGamePg(client, id))!;
+      const steps = [{ actor: alice.id, entry: { type: 'move' as const, move: { type: 'place', column: 1 } } }];
+      const w = { seats: [], cancelTimers: [], jobs: [], outbox: [{ kind: 'board' as const, payload: { gameId: id } }], releaseAssets: false };
+      await pgStore(client, tx).write({ id, version: game.version - 1, cycleId: null, practice: false }, { version: game.version + 1, steps, state: game.state, outcome: null }, w, f.clock.now());
+    });
+    await expect(write).rejects.toSatisfy(isCode('game/stale'));
+    expect(await dump(fast)).toEqual(before);
+    // The pool's one connection is back and out of any transaction.
+    expect(await fast.sql.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+  });
+
+  it('inlines a write-and-commit\'s values as literals Postgres reads exactly as the bound parameters', async () => {
+    const nasty = `it's a \\ back'slash'' "quote" $1 ; COMMIT; -- é 🎲`;
+    const json = JSON.stringify([{ name: nasty, n: -3 }]);
+    const st = { name: 'stonehall-test-inline', text: 'SELECT $1::text AS a, $2::int AS b, $3::boolean AS c, $4::jsonb AS d, $5::text AS e, $6::int AS f' };
+    const values = [nasty, -42, true, json, null, 7];
+    const inlined = await pgTransaction(fast.pool!, (_client, tx) => tx.commitWith(st, values), { maxWaitMs: 1_000, statementTimeoutMs: 1_000 });
+    const bound = await fast.sql.query(st.text, values);
+    expect(inlined).toEqual(bound);
+    expect(inlined[0]).toMatchObject({ a: nasty, b: -42, c: true, d: [{ name: nasty, n: -3 }], e: null, f: 7 });
+    // What it cannot write as a literal it refuses (nothing is sent, the transaction rolls back).
+    await expect(pgTransaction(fast.pool!, (_client, tx) => tx.commitWith({ name: 'x', text: 'SELECT $1::float8' }, [0.5]), { maxWaitMs: 1_000, statementTimeoutMs: 1_000 })).rejects.toThrow(/no literal/);
+    await expect(pgTransaction(fast.pool!, (_client, tx) => tx.commitWith({ name: 'x', text: 'SELECT $2::int' }, [1]), { maxWaitMs: 1_000, statementTimeoutMs: 1_000 })).rejects.toThrow(/no value for \$2/);
   });
 
   it('rolls back everything when a statement fails midway, and hands its connection back', async () => {
