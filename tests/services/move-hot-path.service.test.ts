@@ -174,7 +174,7 @@ describe('a move on the hot path', () => {
       const w = { seats: [], cancelTimers: [], jobs: [], outbox: [{ kind: 'board' as const, payload: { gameId: id } }], releaseAssets: false };
       await pgStore(client, tx).write({ id, version: game.version - 1, cycleId: null, practice: false }, { version: game.version + 1, steps, state: game.state, outcome: null }, w, f.clock.now());
     });
-    await expect(write).rejects.toSatisfy(isCode('game/stale'));
+    await expect(write).rejects.toSatisfy(userError('game/stale'));
     expect(await dump(fast)).toEqual(before);
     // The pool's one connection is back and out of any transaction.
     expect(await fast.sql.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
