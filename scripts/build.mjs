@@ -14,7 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(root, 'dist');
+// --outdir=<folder under the checkout> builds elsewhere than dist/ (tests/helpers/bot-process.ts builds a copy of its
+// own, so that parallel test files never run a bundle another one is writing). It must stay inside the checkout:
+// the bundle imports its packages from node_modules, found by walking up from the bundle's folder.
+const outArg = process.argv.find((a) => a.startsWith('--outdir='));
+const outdir = outArg ? path.resolve(outArg.slice('--outdir='.length)) : path.join(root, 'dist');
 const require = createRequire(import.meta.url);
 
 /** Rewrites `import.meta.url` in a bundled module to the address of its source file. */
@@ -97,4 +101,4 @@ await build({
   logLevel: 'warning',
   plugins: [workspacePackages, sourceUrls, lazyNative],
 });
-if (process.argv.includes('--verbose')) console.log(`built dist/main.js in ${Date.now() - started} ms`);
+if (process.argv.includes('--verbose')) console.log(`built ${path.relative(root, path.join(outdir, 'main.js'))} in ${Date.now() - started} ms`);
