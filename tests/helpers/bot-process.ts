@@ -105,6 +105,16 @@ export class BotProcess {
     await exited;
   }
 
+  /** SIGTERM: the bot's clean stop (src/main.ts): interactions in flight are answered, then it exits. */
+  async terminate(): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    this.proc = null;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+
   async stop(): Promise<void> {
     await this.kill();
   }

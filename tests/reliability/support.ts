@@ -92,8 +92,8 @@ export async function startGame(w: World, a: string, b: string): Promise<number>
 
 /**
  * One click by whoever is to move, on the current board. Returns the emulator's answer type or null.
- * `moveOn`, when it settles before the answer, ends the wait: the answer is then `late`, still
- * awaited by the caller (a click whose bot process was killed waits out the answer window).
+ * `moveOn`, when it settles before the answer, ends the wait: the answer is then `late` (a click
+ * whose bot process was killed waits out the answer window).
  */
 export async function clickOnce(w: World, gameId: number, pickSeed: number, moveOn?: Promise<void>): Promise<{ type: number | null; over: boolean; late?: Promise<number | null> }> {
   const g = await w.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
