@@ -272,7 +272,7 @@ export async function loadForUpdate(
 }
 
 const BUSY_MESSAGE = 'Stonehall is very busy right now and nothing was changed. Please try again in a moment.';
-/** How long a use case waits for a free connection before the user is told to try again. */
+/** How long a use case waits for a free connection before the user is told to try again (ServiceContext.connectionWaitMs overrides). */
 const MAX_WAIT_MS = 10_000;
 /** How long a use case's transaction may last (Prisma's path); on the hot path, each statement. */
 const TIMEOUT_MS = 15_000;
@@ -286,7 +286,7 @@ const TIMEOUT_MS = 15_000;
 export async function inTransaction<T>(ctx: ServiceContext, fn: (tx: Tx) => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
   let result: T;
   try {
-    result = await ctx.db.$transaction(fn, { timeout: opts.timeoutMs ?? TIMEOUT_MS, maxWait: MAX_WAIT_MS });
+    result = await ctx.db.$transaction(fn, { timeout: opts.timeoutMs ?? TIMEOUT_MS, maxWait: ctx.connectionWaitMs ?? MAX_WAIT_MS });
   } catch (err) {
     if ((err as { code?: string })?.code === 'P2028' && /start a transaction/i.test(String((err as Error).message))) {
       throw new UserError('system/busy', BUSY_MESSAGE);
@@ -316,7 +316,7 @@ export class NeedsPrismaPath extends Error {
 export async function inPgTransaction<T>(ctx: ServiceContext, pool: Pool, fn: (client: PoolClient, tx: HotTx) => Promise<T>, opts: { first?: string } = {}): Promise<T> {
   let result: T;
   try {
-    result = await pgTransaction(pool, fn, { maxWaitMs: MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS, ...opts });
+    result = await pgTransaction(pool, fn, { maxWaitMs: ctx.connectionWaitMs ?? MAX_WAIT_MS, statementTimeoutMs: TIMEOUT_MS, ...opts });
   } catch (err) {
     if (err instanceof PoolBusyError) throw new UserError('system/busy', BUSY_MESSAGE);
     throw err;

@@ -18,6 +18,8 @@ export interface ServiceContext {
   seeds?: () => string;
   /** What the bot may do in a channel, as far as this process knows (the gateway's cache); unset: unknown. */
   channels?: ChannelAccess;
+  /** How long a use case waits for a free database connection before the user is told to try again (default 10 s; tests of the refusal shorten it). */
+  connectionWaitMs?: number;
 }
 
 /**

@@ -223,7 +223,9 @@ describe('a move on the hot path', () => {
     const input = { gameId: id, userId: g.state.turn!, guildId: GUILD, move: { type: 'place', column: column(g.state) }, expectedVersion: g.version };
     const held = await fast.pool!.connect();
     try {
-      await expect(playMove(f, input)).rejects.toSatisfy(userError('system/busy'));
+      // The one connection is held throughout, so no wait would see it free up: 1 s instead of the
+      // bot's 10 s shows the refusal as well (the setting is the product's, ServiceContext.connectionWaitMs).
+      await expect(playMove({ ...f, connectionWaitMs: 1_000 }, input)).rejects.toSatisfy(userError('system/busy'));
     } finally {
       held.release();
     }
