@@ -36,6 +36,12 @@ const envSchema = z.object({
    * clicks go first, DMs wait a little. 0: the outbox does not give way.
    */
   OUTBOX_BUSY_RATE: z.coerce.number().min(0).max(100_000).default(100),
+  /**
+   * How late after its slot a request may still go out, ms (default 50): the budget hands out
+   * limit x 1000 / (1000 + slack) requests a second, and tolerates that much delay between a slot
+   * and the request reaching Discord. src/bot/rest-budget.ts.
+   */
+  STONEHALL_REST_BUDGET_SLACK_MS: z.coerce.number().int().min(1).max(1000).default(50),
   /** Test only: follow the emulator's clock at this address (see RemoteClock). */
   STONEHALL_CLOCK_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),

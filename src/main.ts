@@ -26,7 +26,7 @@ if (env.DISCORD_TOKEN) {
   const clock: Clock = remote ?? (env.STONEHALL_TEST_CLOCK === '1' ? new OffsetClock() : systemClock);
   await remote?.sync();
   const restBudget = restBudgetEnabled(env) && db.pool
-    ? new RestBudget({ pool: db.pool, perSecond: env.DISCORD_GLOBAL_RATE, key: budgetKey(env.DISCORD_TOKEN), log })
+    ? new RestBudget({ pool: db.pool, perSecond: env.DISCORD_GLOBAL_RATE, key: budgetKey(env.DISCORD_TOKEN), log, slackMs: env.STONEHALL_REST_BUDGET_SLACK_MS })
     : null;
   bot = await startBot({
     ctx: { db: db.prisma, clock, log },
