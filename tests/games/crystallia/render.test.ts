@@ -1,7 +1,8 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { crystallia, type Colour, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
-import { INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
+import { encodePng } from '../../../src/games/crystallia/png.ts';
+import { drawPicture, INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
 import { avail, boardOf, hexSeed, place, play, position, sq, THREE } from './helpers.ts';
 
 /**
@@ -238,6 +239,29 @@ describe('the picture', () => {
     let ink = 0;
     for (let x = area.x + 40; x < area.x + 170; x++) if (px.at({ x, y: area.y + 22 }) !== panel) ink++;
     expect(ink).toBeGreaterThan(20);
+  });
+
+  it('draws the same pixels on its kept canvases as on a new one, picture after picture: 2, 3 and 4 players in turn, previews and the end', () => {
+    // renderPicture reuses one canvas per height; nothing of a picture (pixels, transform, styles)
+    // may reach the next. The reference: each view drawn alone on a new canvas, encoded the same way.
+    const games = [2, 3, 4].map((n, k) => crystallia.setup({ seed: hexSeed(700 + k), players: ['alice', 'bob', 'carol', 'dave'].slice(0, n), options: { advanced: k === 1 } }));
+    const names = { alice: 'Alice', bob: 'Bob 🐉', carol: 'Жанна', dave: 'Dave' };
+    let checked = 0;
+    for (let step = 0; step < 60; step++) {
+      const k = step % 3;
+      const s = games[k]!;
+      if (s.outcome) continue;
+      const actor = crystallia.awaiting(s)[0]!;
+      const moves = crystallia.legalMoves(s, actor);
+      games[k] = crystallia.apply(s, actor, moves[(step * 7) % moves.length]!);
+      const opts = { names, title: `Crystallia #${k}`, preview: step % 5 === 0, faceDown: step % 5 === 0 ? ([[6, 0]] as Array<[number, number]>) : undefined };
+      const view = crystallia.view(games[k]!, null);
+      const kept = renderPicture(view, opts);
+      const alone = drawPicture(view, opts);
+      expect(kept.equals(encodePng(alone.width, alone.height, alone.data())), `step ${step}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 
   it('is drawn once per cache key', () => {
