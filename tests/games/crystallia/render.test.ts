@@ -1,8 +1,8 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { crystallia, type Colour, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
+import { crystallia, type Colour, type CrystalliaState, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
 import { encodePng } from '../../../src/games/crystallia/png.ts';
-import { drawPicture, INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
+import { drawPicture, INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type PictureOptions, type Point } from '../../../src/games/crystallia/render.ts';
 import { avail, boardOf, hexSeed, place, play, position, sq, THREE } from './helpers.ts';
 
 /**
@@ -246,22 +246,25 @@ describe('the picture', () => {
     // may reach the next. The reference: each view drawn alone on a new canvas, encoded the same way.
     const games = [2, 3, 4].map((n, k) => crystallia.setup({ seed: hexSeed(700 + k), players: ['alice', 'bob', 'carol', 'dave'].slice(0, n), options: { advanced: k === 1 } }));
     const names = { alice: 'Alice', bob: 'Bob 🐉', carol: 'Жанна', dave: 'Dave' };
-    let checked = 0;
-    for (let step = 0; step < 60; step++) {
-      const k = step % 3;
-      const s = games[k]!;
-      if (s.outcome) continue;
+    const next = (s: CrystalliaState, step: number) => {
       const actor = crystallia.awaiting(s)[0]!;
       const moves = crystallia.legalMoves(s, actor);
-      games[k] = crystallia.apply(s, actor, moves[(step * 7) % moves.length]!);
-      const opts = { names, title: `Crystallia #${k}`, preview: step % 5 === 0, faceDown: step % 5 === 0 ? ([[6, 0]] as Array<[number, number]>) : undefined };
-      const view = crystallia.view(games[k]!, null);
+      return crystallia.apply(s, actor, moves[(step * 7) % moves.length]!);
+    };
+    const same = (view: CrystalliaView, opts: PictureOptions, label: string) => {
       const kept = renderPicture(view, opts);
       const alone = drawPicture(view, opts);
-      expect(kept.equals(encodePng(alone.width, alone.height, alone.data())), `step ${step}`).toBe(true);
-      checked++;
+      expect(kept.equals(encodePng(alone.width, alone.height, alone.data())), label).toBe(true);
+    };
+    for (let step = 0; step < 24; step++) {
+      const k = step % 3;
+      games[k] = next(games[k]!, step);
+      const preview = step % 5 === 0;
+      same(crystallia.view(games[k]!, null), { names, title: `Crystallia #${k}`, preview, faceDown: preview ? [[6, 0]] : undefined }, `step ${step}`);
     }
-    expect(checked).toBeGreaterThan(50);
+    let end = games[2]!;
+    for (let step = 0; !end.outcome; step++) end = next(end, step);
+    same(crystallia.view(end, null), { names, title: 'Crystallia #2' }, 'the end');
   });
 
   it('is drawn once per cache key', () => {
