@@ -1,6 +1,4 @@
 import { createRequire } from 'node:module';
-// First: Skia's allocator reads its options when the module loads (skia-memory.ts says why).
-import './skia-memory.ts';
 import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { encodePng } from './png.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, type Colour, type CrystalliaView, type Half, type SquareKind } from './engine/index.ts';
