@@ -916,8 +916,9 @@ function printedLayer(squares: readonly SquareKind[], L: Layout): Canvas {
 
 /**
  * The canvases `renderPicture` draws on, one per picture height (2, 3 or 4 players), kept: a new
- * 3 MB canvas per picture cost its allocation and page faults (1.5 ms of system CPU a picture,
- * measured). Every pixel is painted again each time (the printed layer, then the background).
+ * 3 MB canvas per picture cost its allocation and page faults (with the `blit` copies, a third
+ * less CPU per picture: docs/performance.md). Every pixel is painted again each time (the printed
+ * layer, then the background).
  */
 const canvases = new Map<number, Canvas>();
 
