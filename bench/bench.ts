@@ -41,7 +41,7 @@ if (section('engines')) {
   printKeystoneBench(keystoneBench(quick ? 1 : 4), out);
 
   out();
-  printCrystalliaBench(crystalliaBench(quick ? 1 : 2), crystalliaRenderBench(quick ? 5 : 20), out);
+  printCrystalliaBench(crystalliaBench(quick ? 1 : 2), await crystalliaRenderBench(quick ? 5 : 20), out);
 
   out();
   const krell = krellstonesGameTime(quick ? 3 : 9);

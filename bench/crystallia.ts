@@ -143,10 +143,20 @@ export interface RenderFigure {
   p99ms: number;
   /** The process's CPU time per picture (user + system): steadier than wall time on a shared machine. */
   cpuMs: number;
+  /** Of which system time (page faults, the kernel zeroing fresh memory: see skia-memory.ts). */
+  sysMs: number;
 }
 
+/**
+ * One turn of the event loop between pictures, untimed, as the bot has between moves: Node frees a
+ * picture's native buffers (the canvas read-back, 3 MB) in finalizers that run on the event loop,
+ * so a synchronous loop of renders kept every one of them (3-6 MB a picture, 1.9 GB after 600) and
+ * drew each picture in fresh memory.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The board picture (render.ts): time to draw and encode, and PNG size, for 2 and 4 players mid-game and a finished 4-player game. */
-export function crystalliaRenderBench(samples = 20): RenderFigure[] {
+export async function crystalliaRenderBench(samples = 20): Promise<RenderFigure[]> {
   const r = lcg(4242);
   const names = { p0: 'Alice', p1: 'Bob 🐉', p2: 'Жанна', p3: 'Dave' };
   const cases: Array<[string, CrystalliaState]> = [];
@@ -176,6 +186,7 @@ export function crystalliaRenderBench(samples = 20): RenderFigure[] {
     let last: Buffer = Buffer.alloc(0);
     const cpu0 = process.cpuUsage();
     for (let k = 0; k < Math.max(samples, views.length); k++) {
+      await turn();
       const view = views[k % views.length]!;
       const t = performance.now();
       last = renderPicture(view, { names, title: `Crystallia #${124 + Math.floor(k / views.length)}` });
@@ -183,16 +194,22 @@ export function crystalliaRenderBench(samples = 20): RenderFigure[] {
     }
     const cpu = process.cpuUsage(cpu0);
     const t = summary(times);
-    out.push({ picture: `4 players, every version of a game (${views.length}), each drawn once`, width: last.readUInt32BE(16), height: last.readUInt32BE(20), bytes: last.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / times.length });
+    out.push({ picture: `4 players, every version of a game (${views.length}), each drawn once`, width: last.readUInt32BE(16), height: last.readUInt32BE(20), bytes: last.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / times.length, sysMs: cpu.system / 1000 / times.length });
   }
   for (const [picture, s] of cases) {
     const view = crystallia.view(s, null);
     const png = renderPicture(view, { names, title: 'Crystallia #123' });
     const cpu0 = process.cpuUsage();
-    const times = timeIt(() => renderPicture(view, { names, title: 'Crystallia #123' }), samples).map((us) => us / 1000);
+    const times: number[] = [];
+    for (let k = 0; k < samples; k++) {
+      await turn();
+      const t = performance.now();
+      renderPicture(view, { names, title: 'Crystallia #123' });
+      times.push(performance.now() - t);
+    }
     const cpu = process.cpuUsage(cpu0);
     const t = summary(times);
-    out.push({ picture, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / samples });
+    out.push({ picture, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length, p50ms: t.p50, p99ms: t.p99, cpuMs: (cpu.user + cpu.system) / 1000 / samples, sysMs: cpu.system / 1000 / samples });
   }
   return out;
 }
@@ -215,12 +232,12 @@ function printEngine(b: CrystalliaBench, out: (s: string) => void): void {
 function printPictures(renders: RenderFigure[], out: (s: string) => void): void {
   out('\n## Crystallia picture: draw + PNG encode per picture (@napi-rs/canvas; cached by game version, so once per move)');
   out(`Goal (issue 25): p50 ≤ 20 ms. Load average ${loadavg().map((x) => x.toFixed(1)).join(', ')}.`);
-  out('| picture | size | PNG | p50 | p99 | CPU per picture |\n| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const f of renders) out(`| ${f.picture} | ${f.width}×${f.height} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.p50ms.toFixed(1)} ms | ${f.p99ms.toFixed(1)} ms | ${f.cpuMs.toFixed(1)} ms |`);
+  out('| picture | size | PNG | p50 | p99 | CPU per picture | of which system |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const f of renders) out(`| ${f.picture} | ${f.width}×${f.height} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.p50ms.toFixed(1)} ms | ${f.p99ms.toFixed(1)} ms | ${f.cpuMs.toFixed(1)} ms | ${f.sysMs.toFixed(1)} ms |`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // `npx tsx bench/crystallia.ts --picture [renders]`: the picture table alone (200 renders of each picture by default).
-  if (process.argv[2] === '--picture') printCrystalliaBench(null, crystalliaRenderBench(Number(process.argv[3] ?? 200)));
-  else printCrystalliaBench(crystalliaBench(Number(process.argv[2] ?? 2)), crystalliaRenderBench());
+  if (process.argv[2] === '--picture') printCrystalliaBench(null, await crystalliaRenderBench(Number(process.argv[3] ?? 200)));
+  else printCrystalliaBench(crystalliaBench(Number(process.argv[2] ?? 2)), await crystalliaRenderBench());
 }

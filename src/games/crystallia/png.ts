@@ -45,13 +45,19 @@ function chunk(type: string, data: Buffer): Buffer {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** The rows as deflate reads them; grown to the largest picture encoded (3.1 MB for 600x1284). */
+let scratch = Buffer.alloc(0);
+
 /** An opaque RGBA picture as a PNG file. */
 export function encodePng(width: number, height: number, rgba: Uint8Array, level = 1): Buffer {
   if (rgba.length !== width * height * 4) throw new Error(`encodePng: ${rgba.length} bytes for ${width}x${height}`);
   const stride = width * 4;
   const src = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
-  // Each row: its filter byte (0: None), then its pixels as they are.
-  const raw = Buffer.allocUnsafe((stride + 1) * height);
+  // Each row: its filter byte (0: None), then its pixels as they are, in a buffer kept between
+  // pictures (deflate copies what it reads): a new 3 MB buffer each time cost its page faults.
+  const size = (stride + 1) * height;
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(size);
+  const raw = scratch.subarray(0, size);
   for (let y = 0; y < height; y++) {
     raw[y * (stride + 1)] = 0;
     src.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);

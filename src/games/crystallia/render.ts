@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { encodePng } from './png.ts';
 import { BOARD_COLS, BOARD_ROWS, COLOURS, PLATFORM, PYRAMID_ROWS, TALISMANS, type Colour, type CrystalliaView, type Half, type SquareKind } from './engine/index.ts';
 
@@ -411,6 +411,19 @@ function stoneTile(g: Ctx, a: Rect, b: Rect, halves: [Half, Half], inset: number
 }
 
 /**
+ * Copies an opaque kept canvas in at pixel (x, y), 1:1. `drawImage` of a canvas rather than
+ * `putImageData` of its pixels: @napi-rs/canvas records a `putImageData` as a copy of the pixels,
+ * converted from unpremultiplied, on a layer of its own, and a picture of several layers is
+ * snapshotted when read; the same pixels result (the test of kept canvases compares).
+ */
+function blit(g: Ctx, from: Canvas, x: number, y: number): void {
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.drawImage(from, x, y);
+  g.restore();
+}
+
+/**
  * Things drawn many times the same (a stone, a card of the pyramid), drawn once as a small picture
  * and stamped (`drawImage`: one call, and cheaper to rasterise than the paths and fills it holds).
  * `paint` draws the thing inside `box` (design units); the stamp lands on the nearest pixel.
@@ -789,9 +802,9 @@ function platformBase(g: Ctx, c: Point, colour: Colour, flipped: boolean): void 
  * anything else.
  */
 const SPRITES_KEPT = 128;
-const sprites = new Map<string, { pixels: ImageData; x: number; y: number }>();
+const sprites = new Map<string, { pixels: Canvas; x: number; y: number }>();
 
-function platformSprite(c: Point, colour: Colour, flipped: boolean, n: number, label: string, panel: string): { pixels: ImageData; x: number; y: number } {
+function platformSprite(c: Point, colour: Colour, flipped: boolean, n: number, label: string, panel: string): { pixels: Canvas; x: number; y: number } {
   const left = Math.floor((c.x - PLATFORM_R - 4) * SCALE);
   const top = Math.floor((c.y - PLATFORM_R - 4) * SCALE);
   const key = `${colour}:${flipped}:${n}:${label}:${panel}:${((c.x - PLATFORM_R - 4) * SCALE - left).toFixed(3)}:${((c.y - PLATFORM_R - 4) * SCALE - top).toFixed(3)}`;
@@ -805,7 +818,7 @@ function platformSprite(c: Point, colour: Colour, flipped: boolean, n: number, l
   g.fillRect(0, 0, w, h);
   g.setTransform(SCALE, 0, 0, SCALE, -left, -top);
   platformFace(g, c, colour, flipped, n, label);
-  const made = { pixels: new ImageData(new Uint8ClampedArray(canvas.data()), w, h), x: left, y: top };
+  const made = { pixels: canvas, x: left, y: top };
   sprites.set(key, made);
   if (sprites.size > SPRITES_KEPT) sprites.delete(sprites.keys().next().value!);
   return made;
@@ -842,7 +855,7 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
   if (recorded) platformFace(g, c, colour, flipped, n, label);
   else {
     const sprite = platformSprite(c, colour, flipped, n, label, panel);
-    g.putImageData(sprite.pixels, sprite.x, sprite.y);
+    blit(g, sprite.pixels, sprite.x, sprite.y);
   }
   // The column beside the platform: points, ×2 or the supercrystal, the black crystals.
   const x = c.x + PLATFORM_R + 8;
@@ -874,13 +887,13 @@ function drawPlatform(g: Ctx, view: CrystalliaView, L: Layout, k: number, colour
 
 /**
  * What never changes during a game, drawn once per board and kept as pixels: the background down
- * to the legend's end, the printed board and the legend (`putImageData` copies it in, a third of
+ * to the legend's end, the printed board and the legend (`blit` copies it in, a third of
  * the picture, instead of drawing its 54 squares, their symbols and 20 texts again).
  */
 const LAYERS_KEPT = 16;
-const layers = new Map<string, ImageData>();
+const layers = new Map<string, Canvas>();
 
-function printedLayer(squares: readonly SquareKind[], L: Layout): ImageData {
+function printedLayer(squares: readonly SquareKind[], L: Layout): Canvas {
   const key = squares.join(',');
   const hit = layers.get(key);
   if (hit) {
@@ -896,22 +909,51 @@ function printedLayer(squares: readonly SquareKind[], L: Layout): ImageData {
   g.scale(SCALE, SCALE);
   drawPrintedBoard(g, squares, L);
   drawLegend(g, L);
-  const layer = new ImageData(new Uint8ClampedArray(canvas.data()), WIDTH, height);
-  layers.set(key, layer);
+  layers.set(key, canvas);
   if (layers.size > LAYERS_KEPT) layers.delete(layers.keys().next().value!);
-  return layer;
+  return canvas;
 }
 
-/** Draws the picture of `view` on a canvas (design units, scaled to WIDTH pixels); `renderPicture` encodes it (the bench times the two apart). */
-export function drawPicture(view: CrystalliaView, opts: PictureOptions) {
+/**
+ * The canvases `renderPicture` draws on, one per picture height (2, 3 or 4 players), kept: a new
+ * 3 MB canvas per picture cost its allocation and page faults (with the `blit` copies, a third
+ * less CPU per picture: docs/performance.md). Every pixel is painted again each time (the printed
+ * layer, then the background).
+ */
+const canvases = new Map<number, Canvas>();
+
+function keptCanvas(height: number): Canvas {
+  let c = canvases.get(height);
+  if (!c) canvases.set(height, (c = createCanvas(WIDTH, height)));
+  return c;
+}
+
+/**
+ * Draws the picture of `view` on a canvas (design units, scaled to WIDTH pixels); `renderPicture`
+ * encodes it (the bench times the two apart). A new canvas unless `kept`: then one of the kept
+ * canvases, overwritten by the next picture of that height (its pixels must be read at once).
+ */
+export function drawPicture(view: CrystalliaView, opts: PictureOptions, kept = false) {
   registerFonts();
   const L = designLayout(view.seats.length);
-  const canvas = createCanvas(WIDTH, Math.ceil(L.height * SCALE));
+  const height = Math.ceil(L.height * SCALE);
+  const canvas = kept && !recorded ? keptCanvas(height) : createCanvas(WIDTH, height);
   const g = canvas.getContext('2d');
+  g.save();
+  try {
+    paint(g, canvas, view, opts, L);
+  } finally {
+    // Back to the context's first state (transform, styles) for the next picture on a kept canvas.
+    g.restore();
+  }
+  return canvas;
+}
+
+function paint(g: Ctx, canvas: Canvas, view: CrystalliaView, opts: PictureOptions, L: Layout): void {
   const layer = recorded ? null : printedLayer(view.board.squares, L);
   g.fillStyle = INK.background;
   g.fillRect(0, layer ? layer.height : 0, canvas.width, canvas.height);
-  if (layer) g.putImageData(layer, 0, 0);
+  if (layer) blit(g, layer, 0, 0);
   g.scale(SCALE, SCALE);
   if (!layer) {
     // textLayout: draw the printed board and legend too, so their texts are recorded.
@@ -924,12 +966,11 @@ export function drawPicture(view: CrystalliaView, opts: PictureOptions) {
   else drawPyramid(g, view, L, opts.faceDown ?? []);
   drawExtras(g, view, L);
   view.seats.forEach((_, k) => drawSeat(g, view, L, k, opts));
-  return canvas;
 }
 
 /** Draws the picture of `view` and encodes it as PNG (png.ts: faster than Skia's encoder for this picture). */
 export function renderPicture(view: CrystalliaView, opts: PictureOptions): Buffer {
-  const canvas = drawPicture(view, opts);
+  const canvas = drawPicture(view, opts, true);
   return encodePng(canvas.width, canvas.height, canvas.data());
 }
 

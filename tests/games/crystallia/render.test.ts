@@ -1,7 +1,8 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { crystallia, type Colour, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
-import { INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type Point } from '../../../src/games/crystallia/render.ts';
+import { crystallia, type Colour, type CrystalliaState, type CrystalliaView, type Half } from '../../../src/games/crystallia/engine/index.ts';
+import { encodePng } from '../../../src/games/crystallia/png.ts';
+import { drawPicture, INK, layout, OUT_INK, PHONE_WIDTH, pictureFor, renderPicture, textLayout, TINT, VIVID, WIDTH, type PictureOptions, type Point } from '../../../src/games/crystallia/render.ts';
 import { avail, boardOf, hexSeed, place, play, position, sq, THREE } from './helpers.ts';
 
 /**
@@ -238,6 +239,32 @@ describe('the picture', () => {
     let ink = 0;
     for (let x = area.x + 40; x < area.x + 170; x++) if (px.at({ x, y: area.y + 22 }) !== panel) ink++;
     expect(ink).toBeGreaterThan(20);
+  });
+
+  it('draws the same pixels on its kept canvases as on a new one, picture after picture: 2, 3 and 4 players in turn, previews and the end', () => {
+    // renderPicture reuses one canvas per height; nothing of a picture (pixels, transform, styles)
+    // may reach the next. The reference: each view drawn alone on a new canvas, encoded the same way.
+    const games = [2, 3, 4].map((n, k) => crystallia.setup({ seed: hexSeed(700 + k), players: ['alice', 'bob', 'carol', 'dave'].slice(0, n), options: { advanced: k === 1 } }));
+    const names = { alice: 'Alice', bob: 'Bob 🐉', carol: 'Жанна', dave: 'Dave' };
+    const next = (s: CrystalliaState, step: number) => {
+      const actor = crystallia.awaiting(s)[0]!;
+      const moves = crystallia.legalMoves(s, actor);
+      return crystallia.apply(s, actor, moves[(step * 7) % moves.length]!);
+    };
+    const same = (view: CrystalliaView, opts: PictureOptions, label: string) => {
+      const kept = renderPicture(view, opts);
+      const alone = drawPicture(view, opts);
+      expect(kept.equals(encodePng(alone.width, alone.height, alone.data())), label).toBe(true);
+    };
+    for (let step = 0; step < 24; step++) {
+      const k = step % 3;
+      games[k] = next(games[k]!, step);
+      const preview = step % 5 === 0;
+      same(crystallia.view(games[k]!, null), { names, title: `Crystallia #${k}`, preview, faceDown: preview ? [[6, 0]] : undefined }, `step ${step}`);
+    }
+    let end = games[2]!;
+    for (let step = 0; !end.outcome; step++) end = next(end, step);
+    same(crystallia.view(end, null), { names, title: 'Crystallia #2' }, 'the end');
   });
 
   it('is drawn once per cache key', () => {
