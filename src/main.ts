@@ -14,13 +14,50 @@ import { games } from './games/index.ts';
 
 const env = readEnv();
 const log = createLogger(env.LOG_LEVEL);
-const db = await openDatabase(env);
+
+let bot: Bot | undefined;
+let closeEmulator: (() => Promise<void>) | null = null;
+let emulatorRecords: (() => Record<string, number>) | null = null;
+let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+let startedUp!: () => void;
+const started = new Promise<void>((resolve) => (startedUp = resolve));
+
+/**
+ * SIGTERM or SIGINT: stop cleanly (interactions in flight finish, the scheduler and the outbox stop
+ * claiming work, then the gateway, the emulator and the database close). A second signal, or a stop
+ * that takes more than 25 s, exits at once: nothing is lost, leases and jobs are picked up again.
+ * Ctrl-C under `npm start` delivers SIGINT twice at once, from the terminal to the whole process
+ * group and from npm, which forwards it to its script: a signal within a second of the first is
+ * that same stop, not a second one.
+ */
+let stopping = 0;
+async function shutdown(signal: string) {
+  if (stopping) {
+    if (Date.now() - stopping < 1000) return;
+    log.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+  stopping = Date.now();
+  log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    log.error('shutdown took too long: exiting');
+    process.exit(1);
+  }, 25_000).unref();
+  // A signal during start-up waits for it to finish (or for the 25 s guard), so nothing half-open is left.
+  await started;
+  await bot?.stop().catch((err) => log.error({ err }, 'bot stop failed'));
+  await closeEmulator?.().catch(() => {});
+  await db?.close().catch(() => {});
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+db = await openDatabase(env);
 const applied = await applyMigrations(db.sql);
 log.info({ database: db.kind, applied }, 'database ready');
 
-let bot: Bot;
-let closeEmulator: (() => Promise<void>) | null = null;
-let emulatorRecords: (() => Record<string, number>) | null = null;
 if (env.DISCORD_TOKEN) {
   const remote = env.STONEHALL_CLOCK_URL ? new RemoteClock(env.STONEHALL_CLOCK_URL) : null;
   const clock: Clock = remote ?? (env.STONEHALL_TEST_CLOCK === '1' ? new OffsetClock() : systemClock);
@@ -58,8 +95,9 @@ if (env.DISCORD_TOKEN) {
   closeEmulator = () => emulator.close();
   emulatorRecords = () => emulator.records();
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: emulator.apiBase });
-  bot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON, outboxBusyRate: env.OUTBOX_BUSY_RATE });
-  clock.onAdvance(() => bot.settle());
+  const demoBot = await startBot({ ctx: { db: db.prisma, clock, log }, games, commands, token: emulator.botToken, apiBase: emulator.apiBase, cron: env.SCHEDULER_CRON, outboxBusyRate: env.OUTBOX_BUSY_RATE });
+  bot = demoBot;
+  clock.onAdvance(() => demoBot.settle());
   const banner = [
     '',
     '  Stonehall is running against the local Discord emulator.',
@@ -71,34 +109,6 @@ if (env.DISCORD_TOKEN) {
   console.log(banner.join('\n'));
 }
 
-/**
- * SIGTERM or SIGINT: stop cleanly (interactions in flight finish, the scheduler and the outbox stop
- * claiming work, then the gateway, the emulator and the database close). A second signal, or a stop
- * that takes more than 25 s, exits at once: nothing is lost, leases and jobs are picked up again.
- * Ctrl-C under `npm start` delivers SIGINT twice at once, from the terminal to the whole process
- * group and from npm, which forwards it to its script: a signal within a second of the first is
- * that same stop, not a second one.
- */
-let stopping = 0;
-async function shutdown(signal: string) {
-  if (stopping) {
-    if (Date.now() - stopping < 1000) return;
-    log.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
-  stopping = Date.now();
-  log.info({ signal }, 'shutting down');
-  setTimeout(() => {
-    log.error('shutdown took too long: exiting');
-    process.exit(1);
-  }, 25_000).unref();
-  await bot.stop().catch((err) => log.error({ err }, 'bot stop failed'));
-  await closeEmulator?.().catch(() => {});
-  await db.close().catch(() => {});
-  log.info('stopped');
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
 // STONEHALL_SQL_STATS=1 (the bench): SIGUSR2 logs the Postgres round trips counted so far.
 if (env.STONEHALL_SQL_STATS === '1') {
   const { sqlStatsSnapshot } = await import('./db/sql-stats.ts');
@@ -109,4 +119,4 @@ if (env.STONEHALL_MEMORY_STATS === '1') {
   const { memoryReport } = await import('./memory-report.ts');
   process.on('SIGUSR2', () => console.log(`memory ${JSON.stringify(memoryReport({ wasmBytes: db.wasmMemoryBytes?.() ?? null, emulator: emulatorRecords?.() ?? null }))}`));
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+startedUp();

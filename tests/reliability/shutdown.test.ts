@@ -84,6 +84,28 @@ describe('stopping npm start', () => {
   }
 });
 
+describe('a stop signal during start-up', () => {
+  it('SIGTERM before the banner waits for the start to finish, then stops cleanly (it used to kill the process half-started)', async () => {
+    const proc = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env: { ...process.env, DISCORD_TOKEN: '', DATABASE_URL: db.url, EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const log = watchOutput(proc, 60_000);
+    log.url.catch(() => {});
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    // The database is migrated, the emulator and the bot are not started yet.
+    await expect.poll(() => /database ready/.test(log.output), { timeout: 60_000, interval: 20 }).toBe(true);
+    expect(log.output).not.toMatch(/Open http/);
+    proc.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    if (code === null && proc.exitCode === null) proc.kill('SIGKILL');
+    expect(code, log.output).toBe(0);
+    expect(log.output).toMatch(/shutting down/);
+    expect(log.output).toMatch(/"stopped"/);
+  }, 120_000);
+});
+
 /**
  * Every live process whose process group is `pgid` (Linux: field 5 of /proc/<pid>/stat). A zombie
  * (state Z) has exited and only waits for its parent to read its status: it serves nothing.
