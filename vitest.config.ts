@@ -55,6 +55,41 @@ function testFiles(): string[] {
 const unitFiles = testFiles().filter((f) => !needsIo(path.join(root, f)));
 
 /**
+ * What makes an io file unsafe to share its process with the files before and after it: module
+ * mocks, fake timers or stubbed globals (they outlive the file in a shared process), changes to
+ * process.env or process listeners, and child processes (a bot or emulator process, a script run,
+ * Chromium: a file that fails midway may leave one running into the next file). Looked for in the
+ * file and in the test helpers it imports, as NEEDS_IO is; a file can also ask for a process of its
+ * own with a comment line `// vitest: isolate`.
+ */
+const NEEDS_OWN_PROCESS =
+  /\bvi\.(mock|doMock|useFakeTimers|stubEnv|stubGlobal)\b|process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete process\.env|\bprocess\.(on|once|chdir|exit)\(|from ['"](node:child_process|playwright-core)['"]|helpers\/bot-process\.ts['"]|^\/\/ vitest: isolate$/m;
+const ownProcess = new Map<string, boolean>();
+function needsOwnProcess(file: string, visiting = new Set<string>()): boolean {
+  const known = ownProcess.get(file);
+  if (known !== undefined) return known;
+  if (visiting.has(file)) return false;
+  visiting.add(file);
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  let own = NEEDS_OWN_PROCESS.test(text);
+  for (const m of own ? [] : text.matchAll(IMPORT)) {
+    const dep = path.resolve(path.dirname(file), m[1]!);
+    if (dep.split(path.sep).includes('tests') && needsOwnProcess(dep, visiting)) {
+      own = true;
+      break;
+    }
+  }
+  ownProcess.set(file, own);
+  return own;
+}
+const isolatedFiles = testFiles().filter((f) => !unitFiles.includes(f) && needsOwnProcess(path.join(root, f)));
+
+/**
  * Vitest starts the files it has timed before longest first; files it has never timed (a clean
  * clone: CI) it starts largest first, which would leave a two-minute browser match to start near
  * the end and run alone. Until a run has been timed, the kinds that take longest start first:
@@ -73,13 +108,17 @@ class SlowKindsFirst extends BaseSequencer {
   }
 }
 
-// Two cores: two workers. Two projects:
+// Two cores: two workers. Three projects:
 // - unit: pure tests (engines, renders, texts). No database, no global setup, and no process per
 //   file (isolate: false): a worker loads the modules once and runs file after file.
-// - io: everything that touches Postgres, the emulator, the bot or Chromium. The global setup
-//   builds the template database once; every file gets its own process and its own database
-//   (tests/helpers/db.ts), so files run in parallel safely.
-// `npm test` runs both; `npm run test:unit` only the first.
+// - io: files that touch Postgres, the emulator or the bot in-process. The global setup builds the
+//   template database once; every file gets its own database (tests/helpers/db.ts), its own
+//   emulator and its own bot, so files run in parallel safely. They share their worker's process
+//   (isolate: false): the games, Prisma and discord.js are imported once per worker, not once per
+//   file. The bot's module-level caches are kept per database client for this (board names and
+//   tables, replayed states).
+// - io-isolated: io files that need a process of their own (NEEDS_OWN_PROCESS): one per file.
+// `npm test` runs all three; `npm run test:unit` only the first.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -94,7 +133,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'io', include: INCLUDE, exclude: [...unitFiles, '**/node_modules/**'], globalSetup: ['tests/helpers/global-setup.ts'] },
+        test: { name: 'io', include: INCLUDE, exclude: [...unitFiles, ...isolatedFiles, '**/node_modules/**'], globalSetup: ['tests/helpers/global-setup.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'io-isolated', include: isolatedFiles, globalSetup: ['tests/helpers/global-setup.ts'] },
       },
     ],
   },

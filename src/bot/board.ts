@@ -13,9 +13,16 @@ import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
  * needs them and they almost never change. (A rename shows on boards within NAME_TTL_MS.)
  */
 const NAME_TTL_MS = 5 * 60_000;
-const nameCache = new Map<string, { name: string; at: number }>();
+const nameCaches = new WeakMap<object, Map<string, { name: string; at: number }>>();
+/** Per database client: the same user ids are players in other databases (tests: one emulator's demo users, several files in one process). */
+function perDb<V>(caches: WeakMap<object, V>, ctx: ServiceContext, make: () => V): V {
+  let c = caches.get(ctx.db);
+  if (c === undefined) caches.set(ctx.db, (c = make()));
+  return c;
+}
 
 export async function playerNames(ctx: ServiceContext, ids: string[]): Promise<Record<string, string>> {
+  const nameCache = perDb(nameCaches, ctx, () => new Map<string, { name: string; at: number }>());
   const now = Date.now();
   const out: Record<string, string> = {};
   const missing: string[] = [];
@@ -79,8 +86,10 @@ export async function boardWithRecent(ctx: ServiceContext, games: GameModules, s
  * The table a game started from (null: none), remembered: a game gets its table in the
  * transaction that creates it, so the answer never changes.
  */
-const tables = new Map<number, number | null>();
+const tableCaches = new WeakMap<object, Map<number, number | null>>();
 async function tableOf(ctx: ServiceContext, gameId: number): Promise<number | null> {
+  // Per database client: game ids repeat between databases.
+  const tables = perDb(tableCaches, ctx, () => new Map<number, number | null>());
   if (tables.has(gameId)) return tables.get(gameId)!;
   const row = await ctx.db.gameTable.findFirst({ where: { gameId }, select: { id: true } });
   if (tables.size > 10_000) tables.clear();

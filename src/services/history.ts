@@ -22,7 +22,18 @@ export interface HistoryStep {
  * The state after the latest entry replayed, per game, so that the board's "last move" after each
  * move replays only the new entries. A cache only: a miss replays from the start.
  */
-const replayed = new Map<number, Array<{ seq: number; seed: string; state: unknown }>>();
+type Replayed = Map<number, Array<{ seq: number; seed: string; state: unknown }>>;
+/**
+ * Per database client (a WeakMap, as `caches` below): game ids and seeds repeat between databases
+ * (tests clone one template and use fixed seeds, and several test files share a process), so a
+ * state kept for game 1 of one database must never start game 1's replay in another.
+ */
+const replayedByDb = new WeakMap<object, Replayed>();
+function replayedOf(ctx: ServiceContext): Replayed {
+  let r = replayedByDb.get(ctx.db);
+  if (!r) replayedByDb.set(ctx.db, (r = new Map()));
+  return r;
+}
 /** States kept per game: the latest few, so a DM drawn after the next move's board still starts near its entries. */
 const STATES_PER_GAME = 4;
 const CACHE_MAX = 2_000;
@@ -161,6 +172,7 @@ async function replaySteps(
   known: MoveRow[] | null,
 ): Promise<{ steps: HistoryStep[]; latest: unknown | null }> {
   const gameId = row.id;
+  const replayed = replayedOf(ctx);
   const def = definitionOf(ctx, row.kind);
   const { engine } = def;
   // The latest state kept that comes before the first entry wanted.

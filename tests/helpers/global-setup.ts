@@ -11,6 +11,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   // A run of its own: another run on the same server (a second checkout, CI) never drops our template.
   process.env.STONEHALL_TEST_DB_PREFIX ??= `stonehall_t${process.pid}`;
   const templateName = template();
+  // Both io projects (vitest.config.ts) name this setup; vitest runs each project's before any
+  // file starts, and every teardown at the end. The first builds the template and drops it.
+  if (process.env.STONEHALL_TEST_TEMPLATE_BUILT === templateName) return async () => {};
+  process.env.STONEHALL_TEST_TEMPLATE_BUILT = templateName;
   try {
     await withAdmin(async (c) => {
       await c.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
