@@ -151,7 +151,7 @@ export class EmulatorClient {
   }
 
   /** Dispatches an interaction with unvalidated `data` (fuzzing; see /_test/raw-interactions). */
-  rawInteraction(req: { user: string; channel: string; type: 2 | 3 | 4; data: Record<string, unknown>; message?: string }): Promise<InteractionResult> {
+  rawInteraction(req: { user: string; channel: string; type: 2 | 3 | 4; data: Record<string, unknown>; message?: string; wait_ms?: number }): Promise<InteractionResult> {
     return this.call('POST', '/raw-interactions', req);
   }
 

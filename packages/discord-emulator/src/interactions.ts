@@ -212,23 +212,31 @@ export class Interactions {
     return rec.expired;
   }
 
-  /** Waits for the initial response (or the timeout, then the interaction is dead: null). */
-  wait(rec: InteractionRecord): Promise<InteractionOutcome | null> {
+  /**
+   * Waits for the initial response (or the timeout, then the interaction is dead: null).
+   * `maxWaitMs` stops waiting sooner (null) without ending the interaction: its window stays open,
+   * as on Discord, where a client that stops watching does not shorten the bot's 3 seconds.
+   */
+  wait(rec: InteractionRecord, maxWaitMs?: number): Promise<InteractionOutcome | null> {
     if (rec.responseType !== null) return Promise.resolve(this.outcome(rec));
     if (this.isExpired(rec)) return Promise.resolve(null);
     const remaining = Math.max(0, this.opts.timeoutMs - (Date.now() - rec.createdAtReal));
+    const giveUpFirst = maxWaitMs !== undefined && maxWaitMs < remaining;
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         resolve(this.outcome(rec));
       };
-      const timer = setTimeout(() => {
-        rec.waiters = rec.waiters.filter((w) => w !== done);
-        if (rec.responseType === null) {
-          rec.expired = true;
-          resolve(null);
-        } else resolve(this.outcome(rec));
-      }, remaining + 5);
+      const timer = setTimeout(
+        () => {
+          rec.waiters = rec.waiters.filter((w) => w !== done);
+          if (rec.responseType === null) {
+            if (!giveUpFirst) rec.expired = true;
+            resolve(null);
+          } else resolve(this.outcome(rec));
+        },
+        giveUpFirst ? maxWaitMs : remaining + 5,
+      );
       rec.waiters.push(done);
     });
   }

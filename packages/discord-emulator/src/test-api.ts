@@ -75,6 +75,8 @@ export const schemas = {
     type: z.union([z.literal(2), z.literal(3), z.literal(4)]),
     data: z.record(z.string(), z.unknown()),
     message: z.string().optional(),
+    /** Stop waiting for the initial response after this long (the interaction's window stays open). */
+    wait_ms: z.number().int().min(0).optional(),
   }),
   dms: z.object({ open: z.boolean() }),
   advance: z.object({ ms: z.number().finite().min(0) }),
@@ -229,10 +231,11 @@ export class TestApi {
     if (!this.deps.gateway.hasSession) throw new TestInputError('no bot is connected to the gateway (log a discord.js client in first)', 409);
   }
 
-  private async run(record: InteractionRecord): Promise<InteractionResult> {
-    const response = await this.deps.interactions.wait(record);
+  private async run(record: InteractionRecord, waitMs?: number): Promise<InteractionResult> {
+    const response = await this.deps.interactions.wait(record, waitMs);
     const result: InteractionResult = { interactionId: record.id, response };
-    if (!response) result.error = `The application did not respond (no initial response within ${this.deps.interactions.timeoutMs} ms)`;
+    const within = waitMs !== undefined && waitMs < this.deps.interactions.timeoutMs ? waitMs : this.deps.interactions.timeoutMs;
+    if (!response) result.error = `The application did not respond (no initial response within ${within} ms)`;
     return result;
   }
 
@@ -321,7 +324,7 @@ export class TestApi {
         customId: typeof data.custom_id === 'string' ? data.custom_id : null,
         sourceMessage: message,
       });
-      return json(200, await this.run(record));
+      return json(200, await this.run(record, input.wait_ms));
     });
 
     r.post('/modals', async (ctx) => {
@@ -734,7 +737,7 @@ export class TestApi {
       'POST /_test/commands {user, channel, name, options?}',
       'POST /_test/autocomplete {user, channel, name, options?, focused}',
       'POST /_test/components {user, message, customId, values?}',
-      'POST /_test/raw-interactions {user, channel, type, data, message?} (unvalidated, for fuzzing)',
+      'POST /_test/raw-interactions {user, channel, type, data, message?, wait_ms?} (unvalidated, for fuzzing; wait_ms: stop waiting for the answer sooner)',
       'POST /_test/modals {user, customId?, values}',
       'POST /_test/messages {user, channel, content, replyTo?}',
       'GET  /_test/channels/:channel/messages?as=<user>&limit=<n>',

@@ -57,6 +57,28 @@ describe('interaction lifecycle', () => {
     expect(warnings).toContainEqual([expect.objectContaining({ interaction: r.interactionId, name: 'ping', timeoutMs: 400 }), expect.stringMatching(/did not answer an interaction in time/)]);
   });
 
+  it('wait_ms: the test API stops waiting sooner, and the interaction stays open for a late answer within its window', async () => {
+    let answered: unknown;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    h.onInteraction(async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await gate;
+      answered = await i.reply('in time').then(
+        () => 'ok',
+        (e: unknown) => e,
+      );
+    });
+    const r = await h.emu.rawInteraction({ user: 'alice', channel: 'general', type: 2, data: { id: '1', name: 'ping', type: 1 }, wait_ms: 50 });
+    expect(r.response).toBeNull();
+    expect(r.error).toMatch(/within 50 ms/);
+    // The window (400 ms here) is still open: the answer that comes now is accepted, not 10062.
+    release();
+    await h.emu.waitFor(async () => answered);
+    expect(answered).toBe('ok');
+    expect((await h.emu.interaction(r.interactionId)).expired).toBe(false);
+  });
+
   it('guild commands override global ones of the same name', async () => {
     let description = '';
     h.onInteraction(async (i) => {
