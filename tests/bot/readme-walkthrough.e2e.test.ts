@@ -27,6 +27,9 @@ function walkthrough(): string[] {
 }
 
 describe('README walkthrough', () => {
+  // Each line of the walkthrough starts a Node process (scripts/emu.mjs), one after another: about
+  // 0.3 s each on a quiet machine, several seconds each with two whole test runs side by side (it
+  // ran out of the default 30 s there once in six runs), so the test has the time of its processes.
   it('works as written on a fresh database', async () => {
     const lines = walkthrough();
     expect(lines.length).toBeGreaterThanOrEqual(8);
@@ -48,5 +51,5 @@ describe('README walkthrough', () => {
     expect(moves).toBe(2);
     expect(game.status).toBe('finished');
     expect(outputs.at(-1)).toMatch(/🏆 @(Alice|Bob) wins on time: @(Alice|Bob)’s turn ran out\. Score: @(Alice|Bob) \d+ · @(Alice|Bob) \d+\./);
-  });
+  }, 120_000);
 });
