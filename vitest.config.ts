@@ -16,29 +16,37 @@ const NEEDS_IO =
   /from ['"](pg|playwright-core|node:child_process|@electric-sql\/pglite)['"]|helpers\/(db|pg|harness|bot-process)\.ts['"]|\b(startEmulator|startDemoEmulator|openEmbedded)\b/;
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
-const usesIo = new Map<string, boolean>();
-function needsIo(file: string, visiting = new Set<string>()): boolean {
-  const known = usesIo.get(file);
-  if (known !== undefined) return known;
-  if (visiting.has(file)) return false;
-  visiting.add(file);
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return false;
-  }
-  let io = NEEDS_IO.test(text);
-  for (const m of io ? [] : text.matchAll(IMPORT)) {
-    const dep = path.resolve(path.dirname(file), m[1]!);
-    if (dep.split(path.sep).includes('tests') && needsIo(dep, visiting)) {
-      io = true;
-      break;
+/**
+ * Whether `pattern` is found in `file` or in a test helper it imports (relative imports under a
+ * tests folder, followed), remembered per file.
+ */
+function foundWithHelpers(pattern: RegExp): (file: string) => boolean {
+  const known = new Map<string, boolean>();
+  const search = (file: string, visiting: Set<string>): boolean => {
+    const seen = known.get(file);
+    if (seen !== undefined) return seen;
+    if (visiting.has(file)) return false;
+    visiting.add(file);
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return false;
     }
-  }
-  usesIo.set(file, io);
-  return io;
+    let found = pattern.test(text);
+    for (const m of found ? [] : text.matchAll(IMPORT)) {
+      const dep = path.resolve(path.dirname(file), m[1]!);
+      if (dep.split(path.sep).includes('tests') && search(dep, visiting)) {
+        found = true;
+        break;
+      }
+    }
+    known.set(file, found);
+    return found;
+  };
+  return (file) => search(file, new Set());
 }
+const needsIo = foundWithHelpers(NEEDS_IO);
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 /** Every file INCLUDE names, relative to the root. */
@@ -52,7 +60,8 @@ function testFiles(): string[] {
     }
   });
 }
-const unitFiles = testFiles().filter((f) => !needsIo(path.join(root, f)));
+const allTestFiles = testFiles();
+const unitFiles = allTestFiles.filter((f) => !needsIo(path.join(root, f)));
 
 /**
  * What makes an io file unsafe to share its process with the files before and after it: module
@@ -64,30 +73,8 @@ const unitFiles = testFiles().filter((f) => !needsIo(path.join(root, f)));
  */
 const NEEDS_OWN_PROCESS =
   /\bvi\.(mock|doMock|useFakeTimers|stubEnv|stubGlobal)\b|process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete process\.env|\bprocess\.(on|once|chdir|exit)\(|from ['"](node:child_process|playwright-core)['"]|helpers\/bot-process\.ts['"]|^\/\/ vitest: isolate$/m;
-const ownProcess = new Map<string, boolean>();
-function needsOwnProcess(file: string, visiting = new Set<string>()): boolean {
-  const known = ownProcess.get(file);
-  if (known !== undefined) return known;
-  if (visiting.has(file)) return false;
-  visiting.add(file);
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return false;
-  }
-  let own = NEEDS_OWN_PROCESS.test(text);
-  for (const m of own ? [] : text.matchAll(IMPORT)) {
-    const dep = path.resolve(path.dirname(file), m[1]!);
-    if (dep.split(path.sep).includes('tests') && needsOwnProcess(dep, visiting)) {
-      own = true;
-      break;
-    }
-  }
-  ownProcess.set(file, own);
-  return own;
-}
-const isolatedFiles = testFiles().filter((f) => !unitFiles.includes(f) && needsOwnProcess(path.join(root, f)));
+const needsOwnProcess = foundWithHelpers(NEEDS_OWN_PROCESS);
+const isolatedFiles = allTestFiles.filter((f) => !unitFiles.includes(f) && needsOwnProcess(path.join(root, f)));
 
 /**
  * Vitest starts the files it has timed before longest first; files it has never timed (a clean
