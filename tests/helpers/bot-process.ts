@@ -30,7 +30,8 @@ function built(): Promise<string> {
   return bundle;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` still runs (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /**
@@ -125,15 +126,6 @@ function processGroup(pgid: number): number[] {
     if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(entry));
   }
   return members;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

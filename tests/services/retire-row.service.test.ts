@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
-import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { playMove } from '../../src/services/games.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
-import { SEED_A, testContext } from '../helpers/context.ts';
+import { CHANNEL, GUILD, SEED_A, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
  * A move that ends a player's turn writes the row retiring their turn DM's buttons (`dm-edit`,
@@ -13,19 +11,9 @@ import { SEED_A, testContext } from '../helpers/context.ts';
  * would cost the dispatcher a claim, a read and a mark for nothing (src/services/changes.ts).
  */
 
-const GUILD = '100000000000000001';
-const CHANNEL = '100000000000000002';
-const alice = { id: '200000000000000001', name: 'Alice', bot: false };
-const bob = { id: '200000000000000002', name: 'Bob', bot: false };
 const T0 = new Date('2026-03-01T12:00:00.000Z');
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-});
+const db = withServiceDb();
 beforeEach(async () => {
   await db.sql.exec('TRUNCATE guilds, players, challenges, games, seats, moves, jobs, outbox, ratings, assets RESTART IDENTITY CASCADE');
 });
@@ -35,8 +23,7 @@ const column = (st: KnucklebonesState) => st.grids[st.turn!]!.findIndex((c) => c
 describe('the retire row of a turn that ends', () => {
   it('is written when the DM shows buttons or a DM of the player in the game is pending, and only then', async () => {
     const ctx = testContext(db, new OffsetClock({ frozenAt: T0 }));
-    const c = await challenge(ctx, { guildId: GUILD, channelId: CHANNEL, kind: 'knucklebones', from: alice, to: bob });
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob.id, guildId: GUILD, seed: SEED_A });
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
     const move = async () => {
       const [g] = await db.sql.query<{ state: KnucklebonesState; version: number }>('SELECT state, version FROM games WHERE id = $1', [game.id]);
       const mover = g!.state.turn!;
