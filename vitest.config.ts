@@ -66,13 +66,17 @@ const unitFiles = allTestFiles.filter((f) => !needsIo(path.join(root, f)));
 /**
  * What makes an io file unsafe to share its process with the files before and after it: module
  * mocks, fake timers or stubbed globals (they outlive the file in a shared process), changes to
- * process.env or process listeners, and child processes (a bot or emulator process, a script run,
- * Chromium: a file that fails midway may leave one running into the next file). Looked for in the
+ * process.env or process listeners, and child processes (a bot or emulator process, a script run:
+ * a file that fails midway may leave one running into the next file). Chromium is not one of them:
+ * browser files take the worker's one Chromium (sharedBrowser() in the emulator's playwright
+ * helpers, launched once per process) and close only their own pages, so a file that imports
+ * playwright-core for its types stays in `io`; one that imports its values (launches a browser of
+ * its own) gets a process of its own. Looked for in the
  * file and in the test helpers it imports, as NEEDS_IO is; a file can also ask for a process of its
  * own with a comment line `// vitest: isolate`.
  */
 const NEEDS_OWN_PROCESS =
-  /\bvi\.(mock|doMock|useFakeTimers|stubEnv|stubGlobal)\b|process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete process\.env|\bprocess\.(on|once|chdir|exit)\(|from ['"](node:child_process|playwright-core)['"]|helpers\/bot-process\.ts['"]|^\/\/ vitest: isolate$/m;
+  /\bvi\.(mock|doMock|useFakeTimers|stubEnv|stubGlobal)\b|process\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|delete process\.env|\bprocess\.(on|once|chdir|exit)\(|from ['"]node:child_process['"]|^import (?!type\b)[^;]*?from ['"]playwright-core['"]|helpers\/bot-process\.ts['"]|^\/\/ vitest: isolate$/m;
 const needsOwnProcess = foundWithHelpers(NEEDS_OWN_PROCESS);
 const isolatedFiles = allTestFiles.filter((f) => !unitFiles.includes(f) && needsOwnProcess(path.join(root, f)));
 

@@ -5,7 +5,7 @@ import { aliasOf, startHarness, type Harness } from '../helpers/harness.ts';
 import { load } from '../games/crystallia/driver.ts';
 import { crystallia } from '../../src/games/crystallia/engine/index.ts';
 import { textLayout, WIDTH } from '../../src/games/crystallia/render.ts';
-import { chooseFirst, contentWidth, SCREENSHOTS, launchBrowser, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, step, type, warmUp } from './browser.ts';
+import { chooseFirst, closeContexts, contentWidth, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, SCREENSHOTS, sharedBrowser, step, type, warmUp } from './browser.ts';
 
 /**
  * A whole two-player game of Crystallia in the playground, as newcomers play it: Alice in a desktop
@@ -23,13 +23,13 @@ const tabs: Record<string, Tab> = {};
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness();
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
   tabs.alice = await openPage(browser, h.emulator.url, { query: '?as=alice&channel=general' });
   tabs.bob = await openPage(browser, h.emulator.url, { tabOf: tabs.alice, query: '?as=bob&channel=general' });
   await tabs.bob.setViewportSize(PHONE);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

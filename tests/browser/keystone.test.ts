@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeystoneState } from '../../src/games/keystone/engine/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
-import { actAs, chooseFirst, contentWidth, launchBrowser, message, openChannel, openPage, opensPanel, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, step, type, warmUp } from './browser.ts';
+import { actAs, chooseFirst, closeContexts, contentWidth, message, openChannel, openPage, opensPanel, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, sharedBrowser, step, type, warmUp } from './browser.ts';
 
 /**
  * Three tabs of the playground, as Alice, Bob and Carol, start a Keystone match with the slash
@@ -18,13 +18,13 @@ const tabs: Record<string, Tab> = {};
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness();
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
   tabs.Alice = await openPage(browser, h.emulator.url);
   tabs.Bob = await openPage(browser, h.emulator.url, { tabOf: tabs.Alice });
   tabs.Carol = await openPage(browser, h.emulator.url, { tabOf: tabs.Alice });
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.ts';
-import { actAs, launchBrowser, message, openChannel, openPage, runBrowserTests, screenshot, type, warmUp } from './browser.ts';
+import { actAs, closeContexts, message, openChannel, openPage, runBrowserTests, screenshot, sharedBrowser, type, warmUp } from './browser.ts';
 
 /**
  * Two browser tabs, one acting as Alice and one as Bob, play a whole Knucklebones game in the
@@ -16,13 +16,13 @@ let bob: Page & { errors: string[] };
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness();
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
   // Two tabs of one browser, as a moderator trying Stonehall would open them (they share one event stream).
   alice = await openPage(browser, h.emulator.url);
   bob = await openPage(browser, h.emulator.url, { tabOf: alice });
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KrellstonesState } from '../../src/games/krellstones/engine/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import path from 'node:path';
-import { actAs, contentWidth, launchBrowser, message, openChannel, openPage, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, type, warmUp } from './browser.ts';
+import { actAs, closeContexts, contentWidth, message, openChannel, openPage, PHONE, playableDm, runBrowserTests, screenshot, SCREENSHOTS, sharedBrowser, type, warmUp } from './browser.ts';
 import { ROUNDS, scriptSeed, simulate, slotPlan } from './krellstones-script.ts';
 
 /**
@@ -34,13 +34,13 @@ const NAME = { alice: 'Alice', bob: 'Bob', carol: 'Carol' } as const;
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness({ seeds: () => SEED });
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
   tabs.alice = await openPage(browser, h.emulator.url);
   tabs.bob = await openPage(browser, h.emulator.url, { tabOf: tabs.alice });
   tabs.carol = await openPage(browser, h.emulator.url, { tabOf: tabs.alice });
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, startHarness, type Harness } from '../helpers/harness.ts';
 import { load, whoseTurn } from '../games/crystallia/driver.ts';
-import { DESKTOP, launchBrowser, menuOptionsOutOfSight, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, warmUp } from './browser.ts';
+import { closeContexts, DESKTOP, menuOptionsOutOfSight, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, sharedBrowser, warmUp } from './browser.ts';
 import { WIDTH } from '../../src/games/crystallia/render.ts';
 
 /**
@@ -25,10 +25,10 @@ beforeAll(async () => {
   // Carol's card menu holds several cards (a random deal could leave her one card to follow suit with).
   let n = 0;
   h = await startHarness({ seeds: () => createHash('sha256').update(`menus-pictures-${n++}`).digest('hex') });
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorEvent } from '@stonehall/discord-emulator';
 import { button, startHarness, type Harness } from '../helpers/harness.ts';
-import { actAs, contentWidth, css, launchBrowser, message, openChannel, openPage, PHONE, runBrowserTests, screenshot, type, warmUp } from './browser.ts';
+import { actAs, closeContexts, contentWidth, css, message, openChannel, openPage, PHONE, runBrowserTests, screenshot, sharedBrowser, type, warmUp } from './browser.ts';
 
 /**
  * The playground as a person uses it, in Chromium, against the real bot: ephemeral replies only for
@@ -21,7 +21,7 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 beforeAll(async () => {
   if (!runBrowserTests) return;
   h = await startHarness();
-  [browser] = await Promise.all([launchBrowser(), warmUp(h)]);
+  [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
   h.emulator.state.on((e) => events.push(e));
   // A game between Alice and Bob, set up through the test API (the other file plays one by clicks).
   const res = await h.api.command({ user: 'alice', channel: 'knucklebones', name: 'knucklebones join', options: { opponent: 'bob' } });
@@ -36,7 +36,7 @@ beforeAll(async () => {
   waiting = mover === 'alice' ? 'bob' : 'alice';
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.close();
 });
 

@@ -4,7 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 
 /**
  * Helpers to drive the emulator's web page (the playground) in a real browser from tests:
- * `import { launchBrowser, openPage } from '@stonehall/discord-emulator/playwright'`. Needs
+ * `import { sharedBrowser, openPage } from '@stonehall/discord-emulator/playwright'`. Needs
  * playwright-core (an optional peer dependency) and a Chromium: Debian's by default (no browser
  * download).
  *
@@ -27,6 +27,37 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+let shared: Promise<Browser> | null = null;
+
+/**
+ * One Chromium for the whole test process, launched at its first use: test files that run one after
+ * another in a process (vitest's `isolate: false`) each open their own contexts in it and close them
+ * with `closeContexts` when done, instead of paying for a Chromium start each (about 1.5 s of CPU).
+ * Chromium ends with the process (playwright kills what it launched; a Chromium whose driver is gone
+ * closes its pipe and exits). If it crashed or was closed, the next call launches another.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchBrowser();
+    shared = launching;
+    launching.then(
+      (b) => b.on('disconnected', () => {
+        if (shared === launching) shared = null;
+      }),
+      () => {
+        if (shared === launching) shared = null;
+      },
+    );
+  }
+  return shared;
+}
+
+/** Closes every context (the pages a test file opened) of `browser`, leaving the browser running for the next file. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((c) => c.close()));
 }
 
 export interface OpenOptions {

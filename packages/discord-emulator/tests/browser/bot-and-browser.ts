@@ -2,7 +2,7 @@ import { Client, GatewayIntentBits, REST, Routes } from 'discord.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { silentLogger, startEmulator, type Emulator } from '../../src/index.ts';
-import { launchBrowser, runBrowserTests } from '../../src/playwright.ts';
+import { closeContexts, runBrowserTests, sharedBrowser } from '../../src/playwright.ts';
 
 /** What a browser test of the playground drives: the emulator, a tiny discord.js bot of the test's own on it, and Chromium. */
 export interface BotAndBrowser {
@@ -13,8 +13,9 @@ export interface BotAndBrowser {
 
 /**
  * Registers the file's beforeAll and afterAll: start an emulator, make a discord.js client on its
- * REST address, let `prepare` register the file's commands and handlers, log in, and launch
- * Chromium while the client waits for clientReady; close all three after. The returned object is
+ * REST address, let `prepare` register the file's commands and handlers, log in, and take the
+ * process's Chromium (sharedBrowser) while the client waits for clientReady; after, close the
+ * file's pages, the client and the emulator. The returned object is
  * filled in by the beforeAll, so read its fields inside tests and later hooks only. Does nothing
  * when browser tests are off.
  */
@@ -27,10 +28,10 @@ export function botAndBrowser(prepare?: (emulator: Emulator, client: Client) => 
     await prepare?.(setup.emulator, setup.client);
     const ready = new Promise((resolve) => setup.client.once('clientReady', resolve));
     await setup.client.login(setup.emulator.botToken);
-    [setup.browser] = await Promise.all([launchBrowser(), ready]);
+    [setup.browser] = await Promise.all([sharedBrowser(), ready]);
   });
   afterAll(async () => {
-    await setup.browser?.close();
+    await closeContexts(setup.browser);
     await setup.client?.destroy();
     await setup.emulator?.close();
   });
