@@ -2,6 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { cronLogger } from '../log.ts';
 import type { Outbox } from '../generated/prisma/client.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { query, type Statement } from '../db/hot.ts';
 
 /** Thrown by a Deliverer. `retriable` failures are tried again with backoff. */
 export class DeliveryError extends Error {
@@ -36,8 +37,38 @@ const MAX_ATTEMPTS = 8;
  */
 const IN_FLIGHT = 32;
 
+/**
+ * The outbox's own statements, prepared on plain pg where there is a pool (src/db/hot.ts `query`;
+ * through Prisma on the embedded database): the claim runs at every tick and after every change.
+ *
+ * The claim leases up to $3 due rows in one statement (the lock in a CTE with SKIP LOCKED, so
+ * several processes never take the same row) and says, for a board row, whether the game's board
+ * already shows its version (the click's answer edited it).
+ */
+const CLAIM: Statement = {
+  name: 'stonehall-outbox-claim',
+  text: `WITH due AS (
+      SELECT id FROM outbox
+      WHERE status = 'pending' AND available_at <= $1::timestamp(3) AND (lease_until IS NULL OR lease_until < $1::timestamp(3))
+      ORDER BY id LIMIT $3::int
+      FOR UPDATE SKIP LOCKED)
+    UPDATE outbox o SET lease_until = $2::timestamp(3), attempts = o.attempts + 1
+    FROM due WHERE o.id = due.id
+    RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at,
+      CASE WHEN o.kind = 'board' THEN (
+        SELECT g.board_message_id FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version) END AS board_shown`,
+};
+/** Marks a batch's delivered rows sent ($2: a JSON array of {id, result}). */
+const MARK_SENT: Statement = {
+  name: 'stonehall-outbox-sent',
+  text: `UPDATE outbox o SET status = 'sent', sent_at = $1::timestamp(3), result = v.result, lease_until = NULL, last_error = NULL
+    FROM jsonb_to_recordset($2::jsonb) AS v(id bigint, result text)
+    WHERE o.id = v.id`,
+};
+
 interface ClaimedRow {
-  id: bigint;
+  /** int8: text on plain pg, bigint through Prisma. */
+  id: bigint | string;
   kind: string;
   payload: Outbox['payload'];
   status: string;
@@ -52,7 +83,7 @@ interface ClaimedRow {
 }
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
-  id: r.id,
+  id: BigInt(r.id),
   kind: r.kind,
   payload: r.payload,
   status: r.status,
@@ -165,17 +196,7 @@ export class Dispatcher {
   private async claim(n: number): Promise<Array<Outbox & { hints: ClaimHints }>> {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
-    const rows = await this.ctx.db.$queryRaw<ClaimedRow[]>`
-      WITH due AS (
-        SELECT id FROM outbox
-        WHERE status = 'pending' AND available_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now})
-        ORDER BY id LIMIT ${n}
-        FOR UPDATE SKIP LOCKED)
-      UPDATE outbox o SET lease_until = ${lease}, attempts = o.attempts + 1
-      FROM due WHERE o.id = due.id
-      RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at,
-        CASE WHEN o.kind = 'board' THEN (
-          SELECT g.board_message_id FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version) END AS board_shown`;
+    const rows = await query<ClaimedRow>(this.ctx.db, CLAIM, [now.toISOString(), lease.toISOString(), n]);
     return rows.map((r) => Object.assign(toOutbox(r), { hints: r.kind === 'board' ? { boardShown: r.board_shown } : {} })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -265,10 +286,7 @@ export class Dispatcher {
 
   private async markSent(sent: Array<{ id: string; result: string }>): Promise<void> {
     if (sent.length === 0) return;
-    await this.ctx.db.$executeRaw`
-      UPDATE outbox o SET status = 'sent', sent_at = ${this.ctx.clock.now()}, result = v.result, lease_until = NULL, last_error = NULL
-      FROM jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS v(id bigint, result text)
-      WHERE o.id = v.id`;
+    await query(this.ctx.db, MARK_SENT, [this.ctx.clock.now().toISOString(), JSON.stringify(sent)]);
   }
 
   /** Delivers one row; returns what was delivered, or null when it failed (recorded for a retry). */

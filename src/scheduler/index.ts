@@ -1,5 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { cronLogger } from '../log.ts';
+import { query, type Statement } from '../db/hot.ts';
 import type { Tx } from '../db/client.ts';
 import { ChangeBatch } from '../services/changes.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -26,6 +27,17 @@ const handlers: Record<string, Handler> = {
   'turn-reminder': (tx, ctx, job) => sendLegacyReminder(tx, ctx, job.game_id!, job.payload),
   'table-expiry': (tx, ctx, job) => expireTable(tx, ctx, job.payload),
   'vacation-end': (tx, ctx, job) => endVacation(tx, ctx, job.payload),
+};
+
+/**
+ * The due jobs a sweep looks at, read without a lock (the batch's transaction locks and checks them
+ * again). `busy` is a comma-separated list of job ids (text, so the embedded database reads it too).
+ */
+const DUE_JOBS: Statement = {
+  name: 'stonehall-due-jobs',
+  text: `SELECT id, game_id FROM jobs
+    WHERE status = 'pending' AND due_at <= $1::timestamp(3) AND NOT (id = ANY(string_to_array($2::text, ',')::bigint[]))
+    ORDER BY due_at LIMIT $3::int`,
 };
 
 const MAX_ATTEMPTS = 5;
@@ -123,10 +135,8 @@ export class Scheduler {
     let seen = 0;
     // The due jobs, read before any transaction (a plain read, no lock: the jobs are locked and
     // checked again below), so an idle sweep is one statement rather than BEGIN, read, COMMIT.
-    const due = await this.ctx.db.$queryRaw<Array<{ id: bigint; game_id: number | null }>>`
-      SELECT id, game_id FROM jobs
-      WHERE status = 'pending' AND due_at <= ${now} AND NOT (id = ANY(${busy}::bigint[]))
-      ORDER BY due_at LIMIT ${size}`;
+    // Prepared on plain pg where there is a pool (src/db/hot.ts `query`): it runs every second.
+    const due = (await query<{ id: string | bigint; game_id: number | null }>(this.ctx.db, DUE_JOBS, [now.toISOString(), busy.join(','), size])).map((j) => ({ id: BigInt(j.id), game_id: j.game_id }));
     seen = due.length;
     if (due.length === 0) return { claimed: 0, handled: 0 };
     try {
