@@ -64,7 +64,7 @@ if (section('clicks')) {
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const levels = arg('levels')?.split(',').map(Number) ?? (quick ? [1, 10] : [1, 5, 20, 50]);
   const profDir = process.argv.includes('--cpu-prof') ? mkdtempSync(path.join(tmpdir(), 'stonehall-prof-')) : null;
-  const { levels: results, steady } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []);
+  const { levels: results, steady, idleCpuMsPerSecond } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []);
   for (const r of results) {
     out(
       `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
@@ -95,6 +95,7 @@ if (section('clicks')) {
     // To cut the same profile further by function (each level's window on the profile's clock, µs).
     out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }
+  out(`\nThe bot's CPU while idle (no clicks, the outbox drained; its ticks, timers and heartbeat), read over 15 s from /proc: ${idleCpuMsPerSecond.toFixed(2)} ms a second. A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
   out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);

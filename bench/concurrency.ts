@@ -71,13 +71,17 @@ export async function plainFloor(pool: import('pg').Pool, gameId: number): Promi
  * closed loop: its player clicks again as soon as the board is back, so `games` is also the
  * number of clicks in flight.
  */
+/** How long the bot's idle CPU is read for (its /proc figure ticks every 10 ms). */
+const IDLE_MS = 15_000;
+
 export async function concurrencyBench(
   levels: number[],
   clicksPerGame = 8,
   steadyGames = 5,
   /** Node flags for the bot process (e.g. --cpu-prof). */
   botNodeArgs: string[] = [],
-): Promise<{ levels: LevelResult[]; steady: SteadyResult | null }> {
+): Promise<{ levels: LevelResult[]; steady: SteadyResult | null; idleCpuMsPerSecond: number }> {
+  let idleCpuMsPerSecond = 0;
   const pairs = 1 + levels.reduce((a, b) => a + b, 0) + steadyGames;
   const server: ServerDefinition = {
     bot: { username: 'Stonehall' },
@@ -198,11 +202,19 @@ export async function concurrencyBench(
         windowUs: [from, to],
       });
     }
+    // The bot's CPU while nothing happens (the outbox's and the scheduler's ticks, timers, the
+    // gateway's heartbeat): counted in each level's CPU per move for as long as its outbox drains.
+    while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 2_000));
+    const idle0 = bot.usage().cpuMs;
+    const idleStarted = performance.now();
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    idleCpuMsPerSecond = ((bot.usage().cpuMs - idle0) * 1000) / (performance.now() - idleStarted);
     // Goal 2 in steady state: each player of `steadyGames` games moves on the board once (their
     // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
     // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each
     // grid takes 9 dice), so no game-over DMs or result message fall in the count.
-    if (steadyGames === 0) return { levels: results, steady: null };
+    if (steadyGames === 0) return { levels: results, steady: null, idleCpuMsPerSecond };
     const steadyIds = await newGames(steadyGames);
     const clickAll = async (from: number, to: number) => {
       await Promise.all(
@@ -232,7 +244,7 @@ export async function concurrencyBench(
     const steadyStats = await emulator.read.restStats();
     const byRoute = Object.fromEntries(Object.entries(steadyStats.routes).filter(([route, r]) => limited(route) && r.requests > 0).map(([route, r]) => [route, r.requests]));
     const steady = { games: steadyGames, moves: steadyGames * 12, calls: Object.values(byRoute).reduce((a, b) => a + b, 0), byRoute };
-    return { levels: results, steady };
+    return { levels: results, steady, idleCpuMsPerSecond };
   } finally {
     await Promise.all(bots.map((b) => b.stop()));
     await emulator.stop();
