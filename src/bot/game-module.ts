@@ -282,6 +282,14 @@ export interface RouteDef<View = unknown, Move = unknown> {
    * (`ctx.reply`) turns that DM into the step: one tap instead of Play here, then the button.
    */
   opensTurn?: boolean;
+  /**
+   * The move a click plays, from the button's id alone (a column, a choice): then a versioned
+   * click is played without reading its game first. The click's checks (the game's kind, the seat,
+   * the turn, the version: src/bot/game-routes.ts) run on the game as the move's transaction locks
+   * it, so a click costs the move's two round trips and its answer. `handle` still serves an
+   * unversioned id of the route.
+   */
+  direct?(args: readonly unknown[]): { move: Move; note: string };
   handle(ctx: RouteContext<View, Move>, args: readonly unknown[]): Promise<void>;
 }
 

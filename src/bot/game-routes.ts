@@ -1,6 +1,6 @@
 import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
-import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type MoveResult } from '../services/games.ts';
+import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type GameSnapshot, type MoveResult } from '../services/games.ts';
 import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';
@@ -62,6 +62,31 @@ export function toDiscord(p: MessagePayload): Record<string, unknown> {
   };
 }
 
+/**
+ * A click's checks, in order, on the game as read for it (or as the move's transaction locks it,
+ * for a direct route): the game's kind, the seat, a running game, the turn, the version. Returns
+ * whether the clicker is seated.
+ */
+function checkClick(deps: BotDeps, module: GameModule, route: GameModule['routes'][string], parsed: ParsedGameId, userId: string, snap: Pick<GameSnapshot, 'game' | 'awaiting'>): boolean {
+  const { game } = snap;
+  if (game.kind !== module.kind) {
+    throw new UserError('game/wrong-kind', `Game #${game.id} is a game of ${deps.games.title(game.kind)}, not ${module.title}: use the buttons on its own board.`);
+  }
+  const seated = game.seats.some((s) => s.playerId === userId && !s.autopilot);
+  if (!seated && route.who !== 'anyone') {
+    throw new UserError('game/not-participant', `You are not playing in game #${game.id}. Start your own with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`.`);
+  }
+  if (game.status !== 'active' && !route.finished) throw new UserError('game/over', `Game #${game.id} is already over.`);
+  if (seated && !route.anytime && game.status === 'active' && !snap.awaiting.includes(userId)) {
+    const waits = snap.awaiting.map(mention).join(', ');
+    throw new UserError('game/not-your-turn', `It is not your turn${waits ? `: the game waits for ${waits}` : ''}.`);
+  }
+  if (parsed.version !== null && parsed.version !== game.version) {
+    throw new UserError('game/stale', 'That button belongs to an older board: the game has moved on. Use the buttons on the current board.');
+  }
+  return seated;
+}
+
 function findModule(deps: BotDeps, parsed: ParsedGameId): GameModule {
   const m = deps.games.all.find((g) => g.ids.prefix === parsed.prefix);
   if (!m) throw new Error(`no game for prefix ${parsed.prefix}`);
@@ -78,24 +103,27 @@ export async function handleGameComponent(interaction: MessageComponentInteracti
   if (!parsed) return false;
   const module = findModule(deps, parsed);
   const route = module.routes[parsed.action]!;
+  const userId = interaction.user.id;
+  // A move from the button's id alone: played at once, its checks on the game as the move locks it.
+  if (route.direct && parsed.version !== null && !opts.customId) {
+    const { move, note } = route.direct(parsed.args);
+    const result = await playMove(deps.ctx, {
+      gameId: parsed.gameId,
+      userId,
+      guildId: interaction.guildId,
+      move,
+      many: Array.isArray(move),
+      expectedVersion: parsed.version,
+      guard: (_game, snap) => checkClick(deps, module, route, parsed, userId, snap),
+      clicked: { messageId: interaction.message.id, inGuild: interaction.inGuild() },
+      via: interaction.inGuild() ? 'board' : 'dm',
+    });
+    await answerMove(interaction, deps, result, note);
+    return true;
+  }
   const snap = await getGame(deps.ctx, parsed.gameId, interaction.guildId);
   const { game } = snap;
-  if (game.kind !== module.kind) {
-    throw new UserError('game/wrong-kind', `Game #${game.id} is a game of ${deps.games.title(game.kind)}, not ${module.title}: use the buttons on its own board.`);
-  }
-  const userId = interaction.user.id;
-  const seated = game.seats.some((s) => s.playerId === userId && !s.autopilot);
-  if (!seated && route.who !== 'anyone') {
-    throw new UserError('game/not-participant', `You are not playing in game #${game.id}. Start your own with \`/${module.kind} ${module.startSubcommand ?? module.joinSubcommand}\`.`);
-  }
-  if (game.status !== 'active' && !route.finished) throw new UserError('game/over', `Game #${game.id} is already over.`);
-  if (seated && !route.anytime && game.status === 'active' && !snap.awaiting.includes(userId)) {
-    const waits = snap.awaiting.map(mention).join(', ');
-    throw new UserError('game/not-your-turn', `It is not your turn${waits ? `: the game waits for ${waits}` : ''}.`);
-  }
-  if (parsed.version !== null && parsed.version !== game.version) {
-    throw new UserError('game/stale', 'That button belongs to an older board: the game has moved on. Use the buttons on the current board.');
-  }
+  const seated = checkClick(deps, module, route, parsed, userId, snap);
   const version = parsed.version ?? game.version;
   const play = (move: unknown, opts: { notify?: string[] } = {}) =>
     playMove(deps.ctx, {

@@ -216,6 +216,14 @@ export async function playMove(
     fromBoard?: boolean;
     /** Where the move was made (a DM, or the server: the board or a menu of it), remembered on the seat. */
     via?: 'dm' | 'board';
+    /**
+     * A click played without reading its game first (src/bot/game-routes.ts, RouteDef.direct): its
+     * checks run on the game as this transaction locks it, in place of the seat, status and version
+     * checks here, and throw a UserError to refuse (nothing is written). With it, `clicked` says
+     * which message was clicked: fromDm and fromBoard are read from the locked game.
+     */
+    guard?: (game: GameRow, snapshot: GameSnapshot) => void;
+    clicked?: { messageId: string; inGuild: boolean };
   },
 ): Promise<MoveResult> {
   // The hot path (a plain pg transaction on Prisma's own pool, prepared statements) when the
@@ -267,9 +275,13 @@ async function moveIn(
     store: ChangeStore;
   },
 ): Promise<MoveResult> {
-  const game = await lockForPlayer(on.lock, ctx, input);
+  const game = input.guard ? await loadForUpdate(on.lock, ctx, input.gameId, input.guildId) : await lockForPlayer(on.lock, ctx, input);
   const def = definitionOf(ctx, game.kind);
   const prev = parseState(def, game);
+  input.guard?.(game, makeSnapshot(def, game, prev));
+  const clicked = input.clicked;
+  const fromDm = clicked ? !clicked.inGuild && clicked.messageId === game.seats.find((s) => s.playerId === input.userId)?.dmMessageId : input.fromDm === true;
+  const fromBoard = clicked ? clicked.messageId === game.boardMessageId : input.fromBoard === true;
   const moves = input.many ? (input.move as unknown[]) : [input.move];
   if (moves.length === 0) throw new UserError('game/no-move', 'Choose a move first.');
   const holds = on.holds;
@@ -286,8 +298,8 @@ async function moveIn(
   );
   const committed = await commitChangeOn(on.store, ctx, game, def, prev, next, steps, {
     actor: input.userId,
-    fromDm: input.fromDm === true,
-    boardByReply: input.fromBoard === true,
+    fromDm,
+    boardByReply: fromBoard,
     ...(input.via ? { via: input.via } : {}),
     extra: (w, final) => {
       for (const userId of new Set(input.notify ?? [])) {

@@ -36,9 +36,13 @@ const EFFECT: Record<DieItem, (v: KnucklebonesView, where: string) => string> = 
   twin: (v, where) => `place your **${v.roll}** ${where}, then its twin in another column.`,
 };
 
+const placeMove = (column: unknown) => ({ move: { type: 'place' as const, column: column as 1 | 2 | 3 }, note: `Placed in column ${column}.` });
+
 const place: Route = {
+  direct: ([column]) => placeMove(column),
   async handle(ctx, [column]) {
-    await ctx.move({ type: 'place', column: column as 1 | 2 | 3 }, `Placed in column ${column}.`);
+    const { move, note } = placeMove(column);
+    await ctx.move(move, note);
   },
 };
 

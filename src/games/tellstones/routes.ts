@@ -237,23 +237,22 @@ const chal: Route = {
   },
 };
 
-const boast: Route = {
-  async handle(ctx) {
-    await ctx.move({ type: 'boast' }, 'You boasted.');
-  },
-};
+/** A route whose move and note come from its id alone: played without reading the game first (RouteDef.direct). */
+function direct(play: (args: readonly unknown[]) => { move: TellstonesMove; note: string }): Route {
+  return {
+    direct: play,
+    async handle(ctx, args) {
+      const { move, note } = play(args);
+      await ctx.move(move, note);
+    },
+  };
+}
 
-const ans: Route = {
-  async handle(ctx, [symbol]) {
-    await ctx.move({ type: 'answer-challenge', symbol: symbol as TellstonesSymbol }, `You named ${symbolText(symbol as TellstonesSymbol)}.`);
-  },
-};
+const boast = direct(() => ({ move: { type: 'boast' }, note: 'You boasted.' }));
 
-const boa: Route = {
-  async handle(ctx, [answer]) {
-    await ctx.move({ type: 'answer-boast', answer: answer as 'believe' | 'doubt' | 'counter' }, `You answered: ${answer}.`);
-  },
-};
+const ans = direct(([symbol]) => ({ move: { type: 'answer-challenge', symbol: symbol as TellstonesSymbol }, note: `You named ${symbolText(symbol as TellstonesSymbol)}.` }));
+
+const boa = direct(([answer]) => ({ move: { type: 'answer-boast', answer: answer as 'believe' | 'doubt' | 'counter' }, note: `You answered: ${answer}.` }));
 
 const prvp: Route = {
   async handle(ctx) {

@@ -1,5 +1,6 @@
 import type { APIMessage } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
 import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
@@ -176,6 +177,48 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const channel = await h.api.messages('knucklebones', 'carol');
     expect(channel.messages.filter((m) => m.embeds?.[0]?.title === `Knucklebones #${gameId}`)).toHaveLength(1);
     expect(moves).toBeGreaterThanOrEqual(9);
+  });
+
+  it('a column click is played without reading its game first: its checks run in the move’s own locked read', async () => {
+    const { gameId } = await challengeAndAccept('carol', 'dave');
+    const { state } = await gameState(gameId);
+    const board = await boardMessage(gameId);
+    const place = button(board, (b) => b.custom_id?.startsWith('kb:place') ?? false).custom_id!;
+    // Every statement the process sends while the bot takes the click (node-postgres's Client.query).
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    let texts: string[];
+    let res: Awaited<ReturnType<Harness['api']['click']>>;
+    try {
+      res = await h.api.click(alias(state.turn!), board.id, place);
+    } finally {
+      texts = sent.mock.calls.map((c) => (typeof c[0] === 'string' ? c[0] : ((c[0] as { name?: string; text: string }).name ?? (c[0] as { text: string }).text)));
+      sent.mockRestore();
+    }
+    expect(res.response?.type).toBe(7);
+    expect(await h.db.prisma.move.count({ where: { gameId } })).toBe(1);
+    // No read of the game before the move (a route that shows something, My hand or a menu, reads
+    // it: the direct route does not), and one lock: BEGIN and the locked read in one round trip.
+    expect(texts.filter((t) => t === 'stonehall-read-game')).toEqual([]);
+    expect(texts.filter((t) => t.startsWith('BEGIN;'))).toHaveLength(1);
+    // The checks still refuse, each with its own words, and write nothing: an outsider, the waiting
+    // player, and the button of the board before this move.
+    const { state: now, game } = await gameState(gameId);
+    const waiting = now.players.find((p) => p !== now.turn)!;
+    const current = place.replace(/:\d+:(\d)$/, `:${game.version}:$1`);
+    expect(current).not.toBe(place);
+    const refusals = [
+      [await h.api.click('alice', board.id, current), /not playing in game/],
+      [await h.api.click(alias(waiting), board.id, current), /not your turn/i],
+      // (A client that still shows the old board sends its button: the emulator's click API only clicks what a message shows.)
+      [await h.api.rawInteraction({ user: alias(now.turn!), channel: 'knucklebones', type: 3, data: { custom_id: place, component_type: 2 }, message: board.id }), /older board/],
+    ] as const;
+    for (const [r, words] of refusals) {
+      expect(r.response?.message?.flags).toBe(EPHEMERAL);
+      expect(r.response?.message?.content).toMatch(words);
+    }
+    expect(await h.db.prisma.move.count({ where: { gameId } })).toBe(1);
+    await h.settle();
+    await resignGame(gameId, 'dave');
   });
 
   it('an Accept clicked before the bot has recorded the challenge message still turns that message into the one board', async () => {
