@@ -58,7 +58,7 @@ if (section('clicks')) {
   out('A move counts in "moves/s" only once its DMs and board are delivered: the measurement ends when the outbox has nothing pending.');
   out('The emulator (Discord\'s rate limits on) and the bot (dist/main.js, as `npm start` runs it) are processes of their own; this process only clicks over the emulator\'s test API and measures. Click times are the bot\'s own (its debug log line per interaction).');
   out('The floor is a 4-statement transaction (BEGIN, SELECT ... FOR UPDATE, conditional UPDATE, COMMIT) with plain pg and prepared statements on a pool of the bot\'s size (10), at the same concurrency, from the bench process.');
-  out('"limited calls" are REST calls bound by Discord\'s global 50/s (all but interaction answers) per move, counted by the emulator; "CPU" is the bot process\'s (/proc) per move.\n');
+  out('"limited calls" are REST calls bound by Discord\'s global 50/s (all but interaction answers) per move, counted by the emulator; "CPU" is the bot process\'s per move (its own process.cpuUsage(), user + system of all its threads, read with its round-trip counts; /proc counts in 10 ms ticks).\n');
   out('"round trips" are the bot process\'s own to Postgres (every statement through node-postgres, counted in the bot: STONEHALL_SQL_STATS), from the first click until the outbox drained, idle work included.\n');
   out('| games at once | moves | moves/s delivered | clicks/s answered | outbox drain after last click | limited calls / move | Postgres round trips / move | CPU / move | click p50 | click p99 | floor p50 | click p50 / floor |');
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -84,18 +84,18 @@ if (section('clicks')) {
   const profile = profDir ? newestProfile(profDir) : null;
   if (profDir && !profile) out('\n(--cpu-prof: the bot wrote no profile)');
   if (profile) {
-    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the CPU per move read from /proc (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some): ${profile}\n`);
+    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the bot's CPU per move (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some): ${profile}\n`);
     out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |\n| --- |${results.map(() => ' ---: |').join('')}`);
     const cut = results.map((r) => profileByComponent(profile, r.windowUs[0], r.windowUs[1]));
     const names = [...new Set(cut.flatMap((c) => c.byComponent.map((x) => x.component)))];
     const share = (c: (typeof cut)[number], name: string) => (c.byComponent.find((x) => x.component === name)?.ms ?? 0) / Math.max(1e-9, c.busyMs);
     names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
     for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |`);
-    out(`| **CPU per move (/proc)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
+    out(`| **CPU per move (the bot's clock)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
     // To cut the same profile further by function (each level's window on the profile's clock, µs).
     out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }
-  out(`\nThe bot's CPU while idle (no clicks, the outbox drained; its ticks, timers and heartbeat), read over 15 s from /proc: ${idleCpuMsPerSecond.toFixed(2)} ms a second. A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
+  out(`\nThe bot's CPU while idle (no clicks, the outbox drained; its ticks, timers and heartbeat), read over 15 s from its own clock: ${idleCpuMsPerSecond.toFixed(2)} ms a second. A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
   out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);

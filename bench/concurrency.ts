@@ -5,7 +5,7 @@ import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
 import { benchContext, benchDatabase } from './db.ts';
-import { botProblems, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
+import { botProblems, cpuAt, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
 import { summary } from './stats.ts';
 
 export interface LevelResult {
@@ -71,7 +71,7 @@ export async function plainFloor(pool: import('pg').Pool, gameId: number): Promi
  * closed loop: its player clicks again as soon as the board is back, so `games` is also the
  * number of clicks in flight.
  */
-/** How long the bot's idle CPU is read for (its /proc figure ticks every 10 ms). */
+/** How long the bot's idle CPU is read for. */
 const IDLE_MS = 15_000;
 
 export async function concurrencyBench(
@@ -149,7 +149,6 @@ export async function concurrencyBench(
       let clicks = 0;
       await emulator.read.resetRestStats();
       const sql0 = await sqlStats(bot);
-      const cpu0 = bot.usage().cpuMs;
       const emuCpu0 = emulator.child.usage().cpuMs;
       const started = performance.now();
       const from = Number(process.hrtime.bigint() / 1000n);
@@ -170,10 +169,12 @@ export async function concurrencyBench(
       // A move counts once its DMs and board are out: wait for the outbox to drain.
       while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 5));
       const elapsed = (performance.now() - started) / 1000;
-      const cpuMs = bot.usage().cpuMs - cpu0;
       const emuCpuMs = emulator.child.usage().cpuMs - emuCpu0;
       const to = Number(process.hrtime.bigint() / 1000n);
-      const sql = sqlDiff(sql0, await sqlStats(bot));
+      const sql1 = await sqlStats(bot);
+      // The bot's own CPU clock, read with its round trips (to the microsecond; /proc ticks in 10 ms).
+      const cpuMs = cpuAt(sql1) - cpuAt(sql0);
+      const sql = sqlDiff(sql0, sql1);
       const stats = await emulator.read.restStats();
       const calls = Object.entries(stats.routes).reduce((n, [route, r]) => (limited(route) ? n + r.requests : n), 0);
       // The bot's log line may trail its reply by a moment.
@@ -206,10 +207,10 @@ export async function concurrencyBench(
     // gateway's heartbeat): counted in each level's CPU per move for as long as its outbox drains.
     while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 2_000));
-    const idle0 = bot.usage().cpuMs;
+    const idle0 = cpuAt(await sqlStats(bot));
     const idleStarted = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    idleCpuMsPerSecond = ((bot.usage().cpuMs - idle0) * 1000) / (performance.now() - idleStarted);
+    idleCpuMsPerSecond = ((cpuAt(await sqlStats(bot)) - idle0) * 1000) / (performance.now() - idleStarted);
     // Goal 2 in steady state: each player of `steadyGames` games moves on the board once (their
     // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
     // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each

@@ -109,10 +109,11 @@ if (env.DISCORD_TOKEN) {
   console.log(banner.join('\n'));
 }
 
-// STONEHALL_SQL_STATS=1 (the bench): SIGUSR2 logs the Postgres round trips counted so far.
+// STONEHALL_SQL_STATS=1 (the bench): SIGUSR2 logs the Postgres round trips counted so far, and
+// the process's CPU time in microseconds (/proc counts it in 10 ms ticks).
 if (env.STONEHALL_SQL_STATS === '1') {
   const { sqlStatsSnapshot } = await import('./db/sql-stats.ts');
-  process.on('SIGUSR2', () => log.info({ sql: sqlStatsSnapshot() }, 'sql stats'));
+  process.on('SIGUSR2', () => log.info({ sql: sqlStatsSnapshot(), cpuUs: process.cpuUsage() }, 'sql stats'));
 }
 // STONEHALL_MEMORY_STATS=1 (bench/embedded-growth.ts): SIGUSR2 prints the memory by part, to tell which one grows.
 if (env.STONEHALL_MEMORY_STATS === '1') {
