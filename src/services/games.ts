@@ -278,7 +278,8 @@ async function moveIn(
   const game = input.guard ? await loadForUpdate(on.lock, ctx, input.gameId, input.guildId) : await lockForPlayer(on.lock, ctx, input);
   const def = definitionOf(ctx, game.kind);
   const prev = parseState(def, game);
-  input.guard?.(game, makeSnapshot(def, game, prev));
+  const before = makeSnapshot(def, game, prev);
+  input.guard?.(game, before);
   const clicked = input.clicked;
   const fromDm = clicked ? !clicked.inGuild && clicked.messageId === game.seats.find((s) => s.playerId === input.userId)?.dmMessageId : input.fromDm === true;
   const fromBoard = clicked ? clicked.messageId === game.boardMessageId : input.fromBoard === true;
@@ -310,7 +311,7 @@ async function moveIn(
       }
     },
   });
-  return { before: makeSnapshot(def, game, prev), after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome, logged: committed.logged };
+  return { before, after: makeSnapshot(def, committed.after, committed.state), outcome: committed.outcome, logged: committed.logged };
 }
 
 /**
