@@ -5,7 +5,7 @@ import type { ServerDefinition } from '@stonehall/discord-emulator';
 import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.ts';
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
 import { benchContext, benchDatabase } from './db.ts';
-import { botProblems, cpuAt, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
+import { botProblems, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
 import { summary } from './stats.ts';
 
 export interface LevelResult {
@@ -173,8 +173,8 @@ export async function concurrencyBench(
       const to = Number(process.hrtime.bigint() / 1000n);
       const sql1 = await sqlStats(bot);
       // The bot's own CPU clock, read with its round trips (to the microsecond; /proc ticks in 10 ms).
-      const cpuMs = cpuAt(sql1) - cpuAt(sql0);
-      const sql = sqlDiff(sql0, sql1);
+      const cpuMs = sql1.cpuMs - sql0.cpuMs;
+      const sql = sqlDiff(sql0.sql, sql1.sql);
       const stats = await emulator.read.restStats();
       const calls = Object.entries(stats.routes).reduce((n, [route, r]) => (limited(route) ? n + r.requests : n), 0);
       // The bot's log line may trail its reply by a moment.
@@ -207,10 +207,10 @@ export async function concurrencyBench(
     // gateway's heartbeat): counted in each level's CPU per move for as long as its outbox drains.
     while ((await pending()) > 0) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 2_000));
-    const idle0 = cpuAt(await sqlStats(bot));
+    const idle0 = (await sqlStats(bot)).cpuMs;
     const idleStarted = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    idleCpuMsPerSecond = ((cpuAt(await sqlStats(bot)) - idle0) * 1000) / (performance.now() - idleStarted);
+    idleCpuMsPerSecond = (((await sqlStats(bot)).cpuMs - idle0) * 1000) / (performance.now() - idleStarted);
     // Goal 2 in steady state: each player of `steadyGames` games moves on the board once (their
     // DM channel opened, their first DM's buttons retired, their seat now a board mover's), then
     // moves 3 to 14 of every game are counted. A Knucklebones game cannot end before move 18 (each
