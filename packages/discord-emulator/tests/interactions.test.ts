@@ -34,21 +34,38 @@ afterAll(async () => {
   await h?.stop();
 });
 
+/**
+ * The bot holds its reply to the next slash command until `release()`, which resolves to how the
+ * reply went: 'ok', or the error Discord answered with.
+ */
+function replyWhenReleased(content: string): { release(): Promise<unknown> } {
+  let outcome: unknown;
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  h.onInteraction(async (i) => {
+    if (!i.isChatInputCommand()) return;
+    await gate;
+    outcome = await i.reply(content).then(
+      () => 'ok',
+      (e: unknown) => e,
+    );
+  });
+  return {
+    async release() {
+      open();
+      await h.emu.waitFor(async () => outcome);
+      return outcome;
+    },
+  };
+}
+
 describe('interaction lifecycle', () => {
   it('no response in time: the test API reports it and a late reply gets 10062', async () => {
-    let late: unknown;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    h.onInteraction(async (i) => {
-      if (!i.isChatInputCommand()) return;
-      await gate;
-      late = await i.reply('too late').catch((e: unknown) => e);
-    });
+    const held = replyWhenReleased('too late');
     const r = await h.emu.command({ user: 'alice', channel: 'general', name: 'ping' });
     expect(r.response).toBeNull();
     expect(r.error).toMatch(/did not respond/);
-    release();
-    await h.emu.waitFor(async () => late);
+    const late = await held.release();
     expect(late).toBeInstanceOf(DiscordAPIError);
     expect((late as DiscordAPIError).code).toBe(10062);
     expect((late as DiscordAPIError).status).toBe(404);
@@ -58,24 +75,12 @@ describe('interaction lifecycle', () => {
   });
 
   it('wait_ms: the test API stops waiting sooner, and the interaction stays open for a late answer within its window', async () => {
-    let answered: unknown;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    h.onInteraction(async (i) => {
-      if (!i.isChatInputCommand()) return;
-      await gate;
-      answered = await i.reply('in time').then(
-        () => 'ok',
-        (e: unknown) => e,
-      );
-    });
+    const held = replyWhenReleased('in time');
     const r = await h.emu.rawInteraction({ user: 'alice', channel: 'general', type: 2, data: { id: '1', name: 'ping', type: 1 }, wait_ms: 50 });
     expect(r.response).toBeNull();
     expect(r.error).toMatch(/within 50 ms/);
     // The window (400 ms here) is still open: the answer that comes now is accepted, not 10062.
-    release();
-    await h.emu.waitFor(async () => answered);
-    expect(answered).toBe('ok');
+    expect(await held.release()).toBe('ok');
     expect((await h.emu.interaction(r.interactionId)).expired).toBe(false);
   });
 
