@@ -33,6 +33,7 @@ export async function opensPanel(page: Page, click: () => Promise<unknown>): Pro
   const found = await page.waitForFunction(
     (before: string[]) => [...Array.from((globalThis as unknown as { document: Doc }).document.querySelectorAll('#message-list .msg.msg-ephemeral'))].map((e) => e.dataset.id!).find((id) => !before.includes(id)) ?? null,
     known,
+    { polling: 50 },
   );
   return page.locator(`#msg-${await found.jsonValue()}`);
 }
@@ -52,6 +53,7 @@ export async function step(panel: Locator, act: () => Promise<unknown>): Promise
       return !!el && !el.querySelector('.is-busy') && el.outerHTML !== html;
     },
     [id, before] as const,
+    { polling: 50 },
   );
   if (await panel.locator('.msg-failed').count()) throw new Error(`the panel ${id} says the interaction failed: ${await panel.innerText()}`);
 }
