@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { APIMessage } from 'discord.js';
 import { expect } from 'vitest';
 import { OffsetClock } from '../../src/clock.ts';
@@ -30,7 +31,11 @@ export interface Harness {
 export async function startHarness(
   opts: {
     interactionTimeoutMs?: number;
-    /** The seeds of collection purchases and rolls (tests make them repeatable). */
+    /**
+     * The seeds of games, collection purchases and rolls. By default a fixed sequence (the same in
+     * every harness): a test then plays the same games on every run, so a test that holds for its
+     * seeds holds whatever the machine's load, and one that does not fails every time.
+     */
     seeds?: () => string;
     /** Time stands still but for advanceClock (timers of seconds that a loaded machine must not let lapse). */
     frozenClock?: boolean;
@@ -67,8 +72,10 @@ export async function startHarness(
   const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
   const body = opts.commands ? Object.values(opts.commands).map((c) => c.data.toJSON()) : undefined;
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase, ...(body ? { body } : {}) });
+  let drawn = 0;
+  const seeds = opts.seeds ?? (() => createHash('sha256').update(`stonehall-harness-${drawn++}`).digest('hex'));
   const bot = await startBot({
-    ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, ...(opts.seeds ? { seeds: opts.seeds } : {}) },
+    ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, seeds },
     games: opts.games ?? games,
     commands: opts.commands ?? commands,
     token: emulator.botToken,
