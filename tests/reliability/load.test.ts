@@ -92,5 +92,7 @@ describe('load: 200 concurrent games', () => {
     // The hostile clicks really happened and were refused with the right codes.
     expect([...refusals.keys()].every((k) => ['game/stale', 'knucklebones/not-your-turn', 'game/over', 'system/busy'].includes(k)), [...refusals.keys()].join()).toBe(true);
     expect((refusals.get('game/stale') ?? 0) + (refusals.get('knucklebones/not-your-turn') ?? 0)).toBeGreaterThan(0);
-  }, 180_000);
+    // The bound is progress (200 attempts a game), not time: 26-36 s on a quiet two-core machine,
+    // over 180 s with a second whole test run beside it (2026-11-28). The timeout only catches a hang.
+  }, 600_000);
 });
