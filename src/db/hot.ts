@@ -25,6 +25,13 @@ export function poolOf(prisma: object): Pool | undefined {
   return pools.get(prisma);
 }
 
+/**
+ * On a query config whose text has values inlined (HotTx.commitWith): the same text with its `$n`
+ * placeholders, which never varies. The bench's round-trip counter (src/db/sql-stats.ts) names the
+ * statement by it instead of squeezing a text that differs on every call; node-postgres ignores it.
+ */
+export const SQL_SHAPE = Symbol.for('stonehall.sql-shape');
+
 /** A statement of a hot path: one name, one text (the text never varies, so it is prepared once per connection). */
 export interface Statement {
   name: string;
@@ -198,7 +205,8 @@ export async function pgTransaction<T>(
       first,
       async commitWith<R extends QueryResultRow>(st: Statement, values: unknown[]): Promise<R[]> {
         const text = `${inlineStatement(st, values, (s) => client.escapeLiteral(s))}; COMMIT`;
-        const r = (await client.query({ text, types: parsers })) as unknown as Array<{ rows: R[] }>;
+        const config = { text, types: parsers, [SQL_SHAPE]: `${st.text}; COMMIT` };
+        const r = (await client.query(config)) as unknown as Array<{ rows: R[] }>;
         committed = true;
         return r[0]!.rows;
       },

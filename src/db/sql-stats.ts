@@ -10,6 +10,8 @@
  * calls and then on one call in 64, so the cost stays a map update per call.
  */
 
+import { SQL_SHAPE } from './hot.ts';
+
 export interface SqlStat {
   /** Round trips (Client.query calls). */
   calls: number;
@@ -32,8 +34,10 @@ const byName = new Map<string, { key: string; statements: number }>();
 
 /** The statement as one short line: its prepared name if it has one, else its text squeezed. */
 export function statementKey(config: unknown): { key: string; statements: number } {
-  const c = config as { text?: unknown; name?: unknown } | string;
-  const text = typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : '?';
+  const c = config as { text?: unknown; name?: unknown; [SQL_SHAPE]?: unknown } | string;
+  // A text with values inlined comes with its shape (its placeholders' text): named by that, once.
+  const shape = typeof c === 'object' && typeof c?.[SQL_SHAPE] === 'string' ? c[SQL_SHAPE] : null;
+  const text = shape ?? (typeof c === 'string' ? c : typeof c?.text === 'string' ? c.text : '?');
   const name = typeof c === 'object' && typeof c?.name === 'string' ? c.name : null;
   // A prepared statement's name stands for one text (node-postgres refuses a name reused with another).
   const cache = name === null ? byText : byName;
