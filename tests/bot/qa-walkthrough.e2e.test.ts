@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button, buttons, EPHEMERAL, startHarness, type Harness } from '../helpers/harness.ts';
+import { button, buttons, EPHEMERAL, seedSequence, startHarness, type Harness } from '../helpers/harness.ts';
 
 /**
  * What a moderator and players tripped on when using the features together (the QA walkthrough),
@@ -9,8 +8,7 @@ import { button, buttons, EPHEMERAL, startHarness, type Harness } from '../helpe
 let h: Harness;
 beforeAll(async () => {
   // Fixed seeds: the autopilot's moves in the practice games below are the same on every run.
-  let n = 0;
-  h = await startHarness({ seeds: () => createHash('sha256').update(`qa-walkthrough-${n++}`).digest('hex') });
+  h = await startHarness({ seeds: seedSequence('qa-walkthrough') });
 });
 afterAll(async () => {
   await h?.close();

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buttons, startHarness, type Harness } from '../helpers/harness.ts';
+import { buttons, seedSequence, startHarness, type Harness } from '../helpers/harness.ts';
 import { load, whoseTurn } from '../games/crystallia/driver.ts';
 import { closeContexts, DESKTOP, menuOptionsOutOfSight, message, openPage, opensPanel, PHONE, runBrowserTests, screenshot, sharedBrowser, warmUp } from './browser.ts';
 import { WIDTH } from '../../src/games/crystallia/render.ts';
@@ -23,8 +22,7 @@ beforeAll(async () => {
   if (!runBrowserTests) return;
   // Fixed seeds: the practice game's deal and the autopilot's leads are the same on every run, so
   // Carol's card menu holds several cards (a random deal could leave her one card to follow suit with).
-  let n = 0;
-  h = await startHarness({ seeds: () => createHash('sha256').update(`menus-pictures-${n++}`).digest('hex') });
+  h = await startHarness({ seeds: seedSequence('menus-pictures') });
   [browser] = await Promise.all([sharedBrowser(), warmUp(h)]);
 });
 afterAll(async () => {

@@ -27,6 +27,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Seeds drawn in a fixed order: the SHA-256 of `${prefix}-0`, `${prefix}-1`, ... (a test plays the same games on every run). */
+export function seedSequence(prefix: string): () => string {
+  let drawn = 0;
+  return () => createHash('sha256').update(`${prefix}-${drawn++}`).digest('hex');
+}
+
 /** The bot logs nothing in tests; HARNESS_LOG=error (or another pino level) prints its log, to see why an interaction failed. */
 export async function startHarness(
   opts: {
@@ -72,8 +78,7 @@ export async function startHarness(
   const apiBase = opts.restVia ? `${await opts.restVia(emulator.url)}/api` : emulator.apiBase;
   const body = opts.commands ? Object.values(opts.commands).map((c) => c.data.toJSON()) : undefined;
   await deployCommands({ token: emulator.botToken, applicationId: emulator.applicationId, guildId: emulator.guildId, apiBase: opts.deployVia ? apiBase : emulator.apiBase, ...(body ? { body } : {}) });
-  let drawn = 0;
-  const seeds = opts.seeds ?? (() => createHash('sha256').update(`stonehall-harness-${drawn++}`).digest('hex'));
+  const seeds = opts.seeds ?? seedSequence('stonehall-harness');
   const bot = await startBot({
     ctx: { db: db.prisma, clock, log: process.env.HARNESS_LOG ? createLogger(process.env.HARNESS_LOG) : silentLogger, seeds },
     games: opts.games ?? games,

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { APIMessage } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
 import { historyPages } from '../../../src/bot/history.ts';
-import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
+import { button, buttons, EPHEMERAL, seedSequence, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
  * "What just happened": the board and the turn DM say what the last move did, in words, and
@@ -15,8 +14,7 @@ let ids: Harness['emulator']['users'];
 beforeAll(async () => {
   // Fixed seeds: whether a roll can knock out the opponent's dice before the game ends depends on
   // the game's seed, and one random seed in a busy run gave none in the whole game.
-  let n = 0;
-  h = await startHarness({ seeds: () => createHash('sha256').update(`kb-history-${n++}`).digest('hex') });
+  h = await startHarness({ seeds: seedSequence('kb-history') });
   ids = h.emulator.users;
 });
 afterAll(async () => {
