@@ -293,6 +293,20 @@ export interface RouteDef<View = unknown, Move = unknown> {
   handle(ctx: RouteContext<View, Move>, args: readonly unknown[]): Promise<void>;
 }
 
+/**
+ * A route whose move and note come from its id alone (`direct`): a versioned click plays it without
+ * reading the game first; `handle` plays the same move for an unversioned id.
+ */
+export function directRoute<View, Move>(play: (args: readonly unknown[]) => { move: Move; note: string }): RouteDef<View, Move> {
+  return {
+    direct: play,
+    async handle(ctx, args) {
+      const { move, note } = play(args);
+      await ctx.move(move, note);
+    },
+  };
+}
+
 export interface GameModule<View = unknown, Move = unknown> extends GameDefinition {
   present: GamePresenter<View>;
   ids: GameIds;

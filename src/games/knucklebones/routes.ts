@@ -1,6 +1,6 @@
 import { ComponentType } from 'discord.js';
 import { clip } from '../../bot/format.ts';
-import type { RouteDef } from '../../bot/game-module.ts';
+import { directRoute, type RouteDef } from '../../bot/game-module.ts';
 import { UserError } from '../../services/errors.ts';
 import { heldItems } from '../../services/inventory.ts';
 import { DIE_INFO, DIE_ITEMS, dieItemSchema, type DieItem } from './engine/dice.ts';
@@ -36,15 +36,7 @@ const EFFECT: Record<DieItem, (v: KnucklebonesView, where: string) => string> = 
   twin: (v, where) => `place your **${v.roll}** ${where}, then its twin in another column.`,
 };
 
-const placeMove = (column: unknown) => ({ move: { type: 'place' as const, column: column as 1 | 2 | 3 }, note: `Placed in column ${column}.` });
-
-const place: Route = {
-  direct: ([column]) => placeMove(column),
-  async handle(ctx, [column]) {
-    const { move, note } = placeMove(column);
-    await ctx.move(move, note);
-  },
-};
+const place: Route = directRoute(([column]) => ({ move: { type: 'place', column: column as 1 | 2 | 3 }, note: `Placed in column ${column}.` }));
 
 const keep: Route = {
   async handle(ctx, [choice]) {

@@ -1,6 +1,6 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { mention } from '../../bot/format.ts';
-import type { RouteContext, RouteDef } from '../../bot/game-module.ts';
+import { directRoute, type RouteContext, type RouteDef } from '../../bot/game-module.ts';
 import { UserError } from '../../services/errors.ts';
 import type { TellstonesMove, TellstonesMoveType, TellstonesSymbol, TellstonesView } from './engine/index.ts';
 import { knowPayload, SYMBOL_EMOJI, SYMBOL_NAME, positionPair, stoneOptions, symbolRows, symbolText, where } from './present.ts';
@@ -237,16 +237,7 @@ const chal: Route = {
   },
 };
 
-/** A route whose move and note come from its id alone: played without reading the game first (RouteDef.direct). */
-function direct(play: (args: readonly unknown[]) => { move: TellstonesMove; note: string }): Route {
-  return {
-    direct: play,
-    async handle(ctx, args) {
-      const { move, note } = play(args);
-      await ctx.move(move, note);
-    },
-  };
-}
+const direct = directRoute<TellstonesView, TellstonesMove>;
 
 const boast = direct(() => ({ move: { type: 'boast' }, note: 'You boasted.' }));
 
