@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import type { MessagePayload } from '../../../src/bot/game-module.ts';
 import { CHAOS_TILES, crystallia, tileMix, type CrystalliaMove, type CrystalliaState, type CrystalliaView } from '../../../src/games/crystallia/engine/index.ts';
 import { ids } from '../../../src/games/crystallia/ids.ts';
@@ -29,30 +30,30 @@ import { hexSeed, position, prng, sq } from './helpers.ts';
 type Row = { type: number; components: Array<{ type: number; custom_id?: string; label?: string; options?: Array<{ label: string; value: string; description?: string }>; url?: string }> };
 
 function checkLimits(p: MessagePayload, where: string): void {
-  expect(p.content?.length ?? 0, where).toBeLessThanOrEqual(2000);
+  check(p.content?.length ?? 0, where).toBeLessThanOrEqual(2000);
   const rows = (p.components ?? []) as unknown as Row[];
-  expect(rows.length, where).toBeLessThanOrEqual(5);
+  check(rows.length, where).toBeLessThanOrEqual(5);
   const seen = new Set<string>();
   for (const row of rows) {
-    expect(row.components.length, where).toBeGreaterThan(0);
+    check(row.components.length, where).toBeGreaterThan(0);
     const menus = row.components.filter((c) => c.type === 3);
-    if (menus.length) expect(row.components, where).toHaveLength(1);
-    else expect(row.components.length, where).toBeLessThanOrEqual(5);
+    if (menus.length) check(row.components, where).toHaveLength(1);
+    else check(row.components.length, where).toBeLessThanOrEqual(5);
     for (const c of row.components) {
       if (c.custom_id) {
-        expect(c.custom_id.length, where).toBeLessThanOrEqual(100);
-        expect(seen.has(c.custom_id), `${where}: duplicate ${c.custom_id}`).toBe(false);
+        check(c.custom_id.length, where).toBeLessThanOrEqual(100);
+        check(seen.has(c.custom_id), `${where}: duplicate ${c.custom_id}`).toBe(false);
         seen.add(c.custom_id);
       }
-      if (c.label !== undefined) expect(c.label.length, where).toBeLessThanOrEqual(80);
+      if (c.label !== undefined) check(c.label.length, where).toBeLessThanOrEqual(80);
       if (c.type === 3) {
-        expect(c.options!.length, where).toBeGreaterThan(0);
-        expect(c.options!.length, where).toBeLessThanOrEqual(25);
-        expect(new Set(c.options!.map((o) => o.value)).size, where).toBe(c.options!.length);
+        check(c.options!.length, where).toBeGreaterThan(0);
+        check(c.options!.length, where).toBeLessThanOrEqual(25);
+        check(new Set(c.options!.map((o) => o.value)).size, where).toBe(c.options!.length);
         for (const o of c.options!) {
-          expect(o.label.length, where).toBeLessThanOrEqual(100);
-          expect(o.value.length, where).toBeLessThanOrEqual(100);
-          expect(o.description?.length ?? 0, where).toBeLessThanOrEqual(100);
+          check(o.label.length, where).toBeLessThanOrEqual(100);
+          check(o.value.length, where).toBeLessThanOrEqual(100);
+          check(o.description?.length ?? 0, where).toBeLessThanOrEqual(100);
         }
       }
     }
@@ -88,7 +89,7 @@ function panelsOf(s: CrystalliaState, version: number, r: () => number): Array<[
     out.push([`square ${stone}`, squarePanel(view, legal, meta, stone, null)]);
     const m = places.filter((x) => x.stone === stone)[Math.floor(r() * places.filter((x) => x.stone === stone).length)]!;
     out.push([`square ${stone} at ${m.square}`, squarePanel(view, legal, meta, stone, m.square)]);
-    expect(placementMove(view, legal, stone, m.square, m.dir)).toEqual(m);
+    check(placementMove(view, legal, stone, m.square, m.dir)).toEqual(m);
   }
   // Follow one placement (preferring one that covers an ability) through its steps.
   const covering = places.filter((m) => ['move', 'rotate'].includes(s.squares[m.square]!));
@@ -109,7 +110,7 @@ function panelsOf(s: CrystalliaState, version: number, r: () => number): Array<[
     chain = [...chain, m];
     st = crystallia.apply(st, p, m);
   }
-  expect(decodeChain(encodeChain(chain))).toEqual(chain);
+  check(decodeChain(encodeChain(chain))).toEqual(chain);
 
   // The last step: a preview draws its picture (slow), so only every few versions.
   if (version % 5 === 0) out.push(['next', nextPanel({ before: view, me: p, meta, moves: chain, after: { view: crystallia.view(st, p), legal: crystallia.legalMoves(st, p) }, names: {} })]);
@@ -144,21 +145,21 @@ describe('Discord limits over random games', () => {
       const view = crystallia.view(s, null);
       checkLimits(present.board(view, boardMeta(view, 999, 'cd'.repeat(32))), 'final board');
     }
-    expect(checked).toBeGreaterThan(100);
-    expect(previews).toBeGreaterThan(3);
+    check(checked).toBeGreaterThan(100);
+    check(previews).toBeGreaterThan(3);
   }, 120_000);
 
   it('a turn chain fits in every id: one Move or Rotate per such square of the most chaos tiles, a skip, an isolation', () => {
     const abilitySquares = Math.max(...[2, 3, 4].map((n) => tileMix(n).chaos)) * Math.max(...CHAOS_TILES.map((t) => t.squares.flat().filter((k) => k === 'move' || k === 'rotate').length));
-    expect(MAX_CHAIN).toBe(4 + abilitySquares * 4 + 1 + 2);
+    check(MAX_CHAIN).toBe(4 + abilitySquares * 4 + 1 + 2);
     const chain = 'o'.repeat(MAX_CHAIN);
     for (const action of ['mvto', 'rotto', 'iso', 'ok'] as const) {
       const extra = action === 'iso' ? ['purple'] : action === 'ok' ? [] : [23, ...(action === 'mvto' ? [2] : [])];
-      expect(ids.make(action, 2_147_483_647, 2_147_483_647, chain, ...extra).length).toBeLessThanOrEqual(100);
+      check(ids.make(action, 2_147_483_647, 2_147_483_647, chain, ...extra).length).toBeLessThanOrEqual(100);
     }
     expect(() => encodeChain(Array.from({ length: MAX_CHAIN }, () => ({ type: 'skip-ability' as const })).concat([{ type: 'skip-ability' }]))).toThrow();
-    expect(decodeChain('~')).toEqual([]);
-    for (const bad of ['z', 'p1', 'pzzq', 'o1x3', 'tq']) expect(decodeChain(bad)).toBeNull();
+    check(decodeChain('~')).toEqual([]);
+    for (const bad of ['z', 'p1', 'pzzq', 'o1x3', 'tq']) check(decodeChain(bad)).toBeNull();
   });
 });
 
@@ -169,49 +170,49 @@ describe('what the text says', () => {
     const s1 = crystallia.apply(crystallia.apply(s, 'alice', { type: 'place', stone: s.pyramid[2][0]!, square: sq('A1'), dir: 'right' }), 'alice', { type: 'isolate', colour: 'green' });
     const view = crystallia.view(s1, null);
     const p = present.board(view, { ...boardMeta(view, 7), names: { alice: 'Alice', bob: 'Bob' } });
-    expect(p.content).toContain('🎲 **Turn:** <@bob>: take a stone and place it, or use a talisman.');
-    expect(p.content).toContain(`**Deadline:** <t:${Date.parse('2030-01-01T00:00:00Z') / 1000}:f>`);
-    expect(p.content).toMatch(/\*\*Scores:\*\* Alice \d+ · Bob \d+/);
-    expect(p.content).toMatch(/\*\*Last turn:\*\* Alice placed green\/purple on A1–A2 · \+2 purple \(square\)/);
-    expect(p.content).toContain('committed as `abababababababab…`');
-    expect(p.allowed_mentions).toEqual({ parse: [] });
-    expect(p.files).toHaveLength(1);
-    expect(p.files![0]!.name).toBe('crystallia-2147483647-v7.png');
+    check(p.content).toContain('🎲 **Turn:** <@bob>: take a stone and place it, or use a talisman.');
+    check(p.content).toContain(`**Deadline:** <t:${Date.parse('2030-01-01T00:00:00Z') / 1000}:f>`);
+    check(p.content).toMatch(/\*\*Scores:\*\* Alice \d+ · Bob \d+/);
+    check(p.content).toMatch(/\*\*Last turn:\*\* Alice placed green\/purple on A1–A2 · \+2 purple \(square\)/);
+    check(p.content).toContain('committed as `abababababababab…`');
+    check(p.allowed_mentions).toEqual({ parse: [] });
+    check(p.files).toHaveLength(1);
+    check(p.files![0]!.name).toBe('crystallia-2147483647-v7.png');
     const labels = (p.components as unknown as Row[]).flatMap((r) => r.components.map((c) => c.label));
-    expect(labels).toEqual(['Take your turn', 'Forfeit…']);
+    check(labels).toEqual(['Take your turn', 'Forfeit…']);
   });
 
   it('the end: the winners and every score broken down', () => {
     const over = crystallia.forfeit(s, 'bob');
     const view = crystallia.view(over, null);
     const p = present.board(view, { ...boardMeta(view, 9, 'cd'.repeat(32)), names: { alice: 'Alice', bob: 'Bob' } });
-    expect(p.content).toContain(`🏆 <@alice> wins: <@bob> forfeited. Score: <@alice> ${view.scores.alice} · <@bob> ${view.scores.bob}.`);
+    check(p.content).toContain(`🏆 <@alice> wins: <@bob> forfeited. Score: <@alice> ${view.scores.alice} · <@bob> ${view.scores.bob}.`);
     // A turn that ran out is not called a forfeit by choice.
     const timedOut = present.board(view, { ...boardMeta(view, 9, 'cd'.repeat(32)), names: { alice: 'Alice', bob: 'Bob' }, timedOut: ['bob'] });
-    expect(timedOut.content).toContain('🏆 <@alice> wins on time: <@bob>’s turn ran out.');
-    expect(timedOut.content).toMatch(/Bob · ran out of time: /);
+    check(timedOut.content).toContain('🏆 <@alice> wins on time: <@bob>’s turn ran out.');
+    check(timedOut.content).toMatch(/Bob · ran out of time: /);
     const dm = present.notification({ type: 'game-over', gameId: 9, kind: 'crystallia', winners: ['alice'], reason: 'forfeit', forfeited: 'bob', timedOut: ['bob'], scores: { bob: 3, alice: 14 } }, { names: {}, boardUrl: null, version: 9, active: false });
-    expect(dm.content).toBe('**Crystallia #9** is over. 🏆 <@alice> wins on time: <@bob>’s turn ran out. Score: <@alice> 14 · <@bob> 3. The board shows every score in detail.');
+    check(dm.content).toBe('**Crystallia #9** is over. 🏆 <@alice> wins on time: <@bob>’s turn ran out. Score: <@alice> 14 · <@bob> 3. The board shows every score in detail.');
     const alice = view.seats.find((x) => x.player === 'alice')!.score;
-    expect(breakdownText(alice)).toBe('regular +9, over 9 −2, flipped +6, black −1, super +2 (red) = **14** (11 red, 3 blue (flipped), 0 green, 0 purple)');
-    expect(p.content).toContain(`1. Alice: ${breakdownText(alice)}`);
-    expect(p.content).toContain(`seed \`${'cd'.repeat(32)}\``);
-    expect(p.content).toContain('`/stonehall verify game:2147483647`');
-    expect(p.components).toEqual([]);
+    check(breakdownText(alice)).toBe('regular +9, over 9 −2, flipped +6, black −1, super +2 (red) = **14** (11 red, 3 blue (flipped), 0 green, 0 purple)');
+    check(p.content).toContain(`1. Alice: ${breakdownText(alice)}`);
+    check(p.content).toContain(`seed \`${'cd'.repeat(32)}\``);
+    check(p.content).toContain('`/stonehall verify game:2147483647`');
+    check(p.components).toEqual([]);
   });
 
   it('DMs never tell a flip, not even the recipient\'s own (a DM to closed DMs lands in the channel)', () => {
     let a = crystallia.setup({ players: ['alice', 'bob'], seed: hexSeed(5), options: { advanced: true } });
     a = crystallia.apply(a, 'alice', { type: 'flip', platforms: ['purple'] });
     const n: Notification = { type: 'reminder', gameId: 3, kind: 'crystallia', view: crystallia.view(a, 'alice'), deadlineAt: '2030-01-01T00:00:00Z' };
-    expect((n.view as CrystalliaView).flip?.mine).toEqual(['purple']);
+    check((n.view as CrystalliaView).flip?.mine).toEqual(['purple']);
     const dm = present.notification(n, { names: {}, boardUrl: null, version: 1, active: true });
-    expect(dm.content).not.toMatch(/purple/);
-    expect(dm.content).toMatch(/Reminder: choose your flips/);
+    check(dm.content).not.toMatch(/purple/);
+    check(dm.content).toMatch(/Reminder: choose your flips/);
   });
 
   it('the summary line', () => {
     const view = crystallia.view(s, 'bob');
-    expect(present.summary(view, 'bob', { gameId: 4, names: { alice: 'Alice', bob: 'Bob' } })).toBe(`#4 vs Alice: Alice's turn, ${view.scores.alice}–${view.scores.bob}`);
+    check(present.summary(view, 'bob', { gameId: 4, names: { alice: 'Alice', bob: 'Bob' } })).toBe(`#4 vs Alice: Alice's turn, ${view.scores.alice}–${view.scores.bob}`);
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import { buildGrid, longestRun } from '../../../src/games/crystallia/engine/board.ts';
 import {
   canonicalMove,
@@ -109,25 +110,25 @@ describe('Crystallia random games through legalMoves', () => {
     fc.assert(
       fc.property(gameArb, (g) => {
         const { s, log, players, turnPlayers, problems } = playRandom(g);
-        expect(problems).toEqual([]);
-        expect(s.outcome, 'the game ended').not.toBeNull();
-        expect(stateSchema.safeParse(JSON.parse(JSON.stringify(s))).success).toBe(true);
+        check(problems).toEqual([]);
+        check(s.outcome, 'the game ended').not.toBeNull();
+        check(stateSchema.safeParse(JSON.parse(JSON.stringify(s))).success).toBe(true);
         reasons.add(s.outcome!.reason);
         let run = 1;
         for (let i = 1; i < turnPlayers.length; i++) {
           run = turnPlayers[i] === turnPlayers[i - 1] ? run + 1 : 1;
-          expect(run).toBeLessThanOrEqual(2);
+          check(run).toBeLessThanOrEqual(2);
         }
-        expect(replay(g.seed, players, { advanced: g.advanced }, log)).toEqual(s);
+        check(replay(g.seed, players, { advanced: g.advanced }, log)).toEqual(s);
         // The game ended because the pyramid is empty, or because at most one player was left standing.
         const standing = s.players.filter((p) => !s.eliminated.includes(p) && !s.forfeits.includes(p));
-        if (s.outcome!.reason === 'pyramid-empty') expect(s.pyramid.flat().every((x) => x === null)).toBe(true);
-        else expect(standing.length).toBe(1);
-        expect(s.outcome!.winners.every((w) => standing.includes(w))).toBe(true);
+        if (s.outcome!.reason === 'pyramid-empty') check(s.pyramid.flat().every((x) => x === null)).toBe(true);
+        else check(standing.length).toBe(1);
+        check(s.outcome!.winners.every((w) => standing.includes(w))).toBe(true);
       }),
       { numRuns: 50, seed: 20261123 },
     );
-    expect(reasons.has('pyramid-empty')).toBe(true);
+    check(reasons.has('pyramid-empty')).toBe(true);
   });
 });
 
@@ -154,24 +155,24 @@ describe('a double written either way (issue 24)', () => {
           const [a, b] = s.stones[m.stone]!;
           if (a !== b) continue;
           // legalMoves lists a double only going right or down.
-          expect(m.dir === 'right' || m.dir === 'down').toBe(true);
+          check(m.dir === 'right' || m.dir === 'down').toBe(true);
           const other = neighbour(m.square, m.dir);
           const spelled = { type: 'place' as const, stone: m.stone, square: other, dir: DIRS[m.dir as 'right' | 'down'] };
-          expect(listed.some((x) => x.type === 'place' && x.stone === spelled.stone && x.square === spelled.square && x.dir === spelled.dir)).toBe(false);
-          expect(canonicalMove(s, spelled)).toEqual(m);
+          check(listed.some((x) => x.type === 'place' && x.stone === spelled.stone && x.square === spelled.square && x.dir === spelled.dir)).toBe(false);
+          check(canonicalMove(s, spelled)).toEqual(m);
           const one = crystallia.apply(s, actor, m);
           const two = crystallia.apply(s, actor, spelled);
-          expect(two).toEqual(one);
+          check(two).toEqual(one);
           // The first half is on the left or upper square.
-          expect(one.positions[m.stone]).toEqual([Math.min(m.square, other), Math.max(m.square, other)]);
+          check(one.positions[m.stone]).toEqual([Math.min(m.square, other), Math.max(m.square, other)]);
           doublesChecked++;
           if (a === 'yellow') wildsChecked++;
         }
       }),
       { numRuns: 60, seed: 20261127 },
     );
-    expect(doublesChecked).toBeGreaterThan(100);
-    expect(wildsChecked).toBeGreaterThan(10);
+    check(doublesChecked).toBeGreaterThan(100);
+    check(wildsChecked).toBeGreaterThan(10);
   });
 
 });

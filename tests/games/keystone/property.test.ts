@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import {
   CARD_IDS,
   autoPlacements,
@@ -24,9 +25,9 @@ const styleArb = fc.record({ autoRate: fc.constantFrom(0, 0.3, 1), forfeitRate: 
 /** Every card in exactly one place, hands and lines the right sizes. */
 function checkCards(s: KeystoneState): void {
   const parsed = stateSchema.safeParse(s);
-  expect(parsed.success, parsed.success ? '' : parsed.error.message).toBe(true);
+  check(parsed.success, parsed.success ? '' : parsed.error.message).toBe(true);
   const places = [...s.hands.flat(), ...s.undealt, ...s.played, ...s.pending, ...s.lines.flat(2)];
-  expect(sortCards(places).join()).toBe(CARD_IDS.join());
+  check(sortCards(places).join()).toBe(CARD_IDS.join());
 }
 
 const CARD_PATTERN = /"((?:red|blue|green|yellow|purple)-(?:10|[1-9])|god-[1-3])"/g;
@@ -46,7 +47,7 @@ function checkViews(s: KeystoneState): void {
       } else for (const id of hand) if (seen.has(id)) leaks.push(`${viewer} sees ${s.players[seat]}'s ${id}`);
     });
   }
-  expect(leaks).toEqual([]);
+  check(leaks).toEqual([]);
 }
 
 /** The running totals are the finished games plus the lines as they stand. */
@@ -57,10 +58,10 @@ function checkTotals(s: KeystoneState): void {
     const finished = s.gameScores.reduce((a, g) => a + g[seat]!, 0);
     return [finished + (running ? scoreLines(s.lines[seat]!) : 0), scoreLines(s.lines[seat]!)];
   });
-  expect(s.players.map((p, seat) => [v.totals[p], v.seats[seat]!.lines.reduce((a, l) => a + l.score, 0)])).toEqual(expected);
+  check(s.players.map((p, seat) => [v.totals[p], v.seats[seat]!.lines.reduce((a, l) => a + l.score, 0)])).toEqual(expected);
   // Each finished game's kept lines score exactly what the game scored, line by line in the view.
-  expect(s.finishedLines.map((g) => g.map((lines) => scoreLines(lines)))).toEqual(s.gameScores);
-  expect(v.finishedGames.map((g) => g.seats.map((x) => x.lines.reduce((a, l) => a + l.score, 0)))).toEqual(s.gameScores);
+  check(s.finishedLines.map((g) => g.map((lines) => scoreLines(lines)))).toEqual(s.gameScores);
+  check(v.finishedGames.map((g) => g.seats.map((x) => x.lines.reduce((a, l) => a + l.score, 0)))).toEqual(s.gameScores);
 }
 
 /** The placing seat's lines after a placement move (to check the score of a game that just ended). */
@@ -93,27 +94,27 @@ describe('Keystone random matches', () => {
             checkTotals(after);
             if (after.outcome === null) {
               const awaited = keystone.awaiting(after);
-              expect(awaited).toHaveLength(1);
-              for (const p of players) expect(keystone.legalMoves(after, p).length > 0).toBe(p === awaited[0]);
+              check(awaited).toHaveLength(1);
+              for (const p of players) check(keystone.legalMoves(after, p).length > 0).toBe(p === awaited[0]);
             }
             if (after.gameScores.length > before.gameScores.length) {
               // A game was just scored: each seat's score is that of its lines at the end of the game.
               games++;
               const scores = after.gameScores.at(-1)!;
-              before.lines.forEach((l, seat) => expect(scores[seat]).toBe(scoreLines(seat === before.turn ? linesAfter(before, entry) : l)));
-              if (after.game === 2 && after.gameScores.length === 1) expect(after.leader).toBe(before.turn);
+              before.lines.forEach((l, seat) => check(scores[seat]).toBe(scoreLines(seat === before.turn ? linesAfter(before, entry) : l)));
+              if (after.game === 2 && after.gameScores.length === 1) check(after.leader).toBe(before.turn);
             }
           },
         });
         const o = keystone.outcome(state)!;
-        expect(o).not.toBeNull();
+        check(o).not.toBeNull();
         if (o.reason === 'scored') {
-          expect(games).toBe(2);
-          state.players.forEach((p, seat) => expect(o.scores![p]).toBe(state.gameScores[0]![seat]! + state.gameScores[1]![seat]!));
+          check(games).toBe(2);
+          state.players.forEach((p, seat) => check(o.scores![p]).toBe(state.gameScores[0]![seat]! + state.gameScores[1]![seat]!));
         } else {
-          expect(state.players.length - state.out.length).toBe(1);
+          check(state.players.length - state.out.length).toBe(1);
         }
-        expect(replay(seed, players, log)).toEqual(state);
+        check(replay(seed, players, log)).toEqual(state);
       }),
       { numRuns: NUM_RUNS },
     );
@@ -125,9 +126,9 @@ describe('Keystone random matches', () => {
       const prefix = log.slice(0, cut);
       const again = replay('5e'.repeat(32), FOUR.slice(), prefix);
       const twice = replay('5e'.repeat(32), FOUR.slice(), prefix);
-      expect(again).toEqual(twice);
-      if (cut === log.length) expect(again).toEqual(state);
+      check(again).toEqual(twice);
+      if (cut === log.length) check(again).toEqual(state);
     }
-    expect(log.length).toBeGreaterThan(100);
+    check(log.length).toBeGreaterThan(100);
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import { RuleError } from '../../../src/kernel/types.ts';
 import {
   knucklebones,
@@ -27,31 +28,31 @@ const playersArb = fc.tuple(playerIdArb, playerIdArb).filter(([a, b]) => a !== b
 const choicesArb = fc.array(fc.nat({ max: 5 }), { maxLength: 64 });
 
 function checkInvariants(s: KnucklebonesState): void {
-  expect(stateSchema.safeParse(s).success).toBe(true);
+  check(stateSchema.safeParse(s).success).toBe(true);
   const [a, b] = s.players;
   for (const p of [a, b]) {
     const grid = s.grids[p] as Grid;
     for (const column of grid) {
-      expect(column.length).toBeLessThanOrEqual(3);
-      for (const v of column) expect(v >= 1 && v <= 6 && Number.isInteger(v)).toBe(true);
+      check(column.length).toBeLessThanOrEqual(3);
+      for (const v of column) check(v >= 1 && v <= 6 && Number.isInteger(v)).toBe(true);
     }
     const view = knucklebones.view(s, p);
     const columnScores = view.columnScores[p] as number[];
-    expect(columnScores).toEqual(grid.map((c) => scoreColumn(c)));
-    expect(view.scores[p]).toBe(columnScores.reduce((x, y) => x + y, 0));
-    expect(view.scores[p]).toBe(scoreGrid(grid));
-    expect(view).not.toHaveProperty('rng');
+    check(columnScores).toEqual(grid.map((c) => scoreColumn(c)));
+    check(view.scores[p]).toBe(columnScores.reduce((x, y) => x + y, 0));
+    check(view.scores[p]).toBe(scoreGrid(grid));
+    check(view).not.toHaveProperty('rng');
   }
   if (s.outcome === null) {
     // Running: nobody's grid is full, one player is awaited, with a legal die.
-    expect(cells(s.grids[a] as Grid)).toBeLessThan(9);
-    expect(cells(s.grids[b] as Grid)).toBeLessThan(9);
-    expect(knucklebones.awaiting(s)).toEqual([s.turn]);
-    expect(s.roll !== null && Number.isInteger(s.roll) && s.roll >= 1 && s.roll <= 6).toBe(true);
+    check(cells(s.grids[a] as Grid)).toBeLessThan(9);
+    check(cells(s.grids[b] as Grid)).toBeLessThan(9);
+    check(knucklebones.awaiting(s)).toEqual([s.turn]);
+    check(s.roll !== null && Number.isInteger(s.roll) && s.roll >= 1 && s.roll <= 6).toBe(true);
   } else {
-    expect(s.turn).toBeNull();
-    expect(s.roll).toBeNull();
-    expect(knucklebones.awaiting(s)).toEqual([]);
+    check(s.turn).toBeNull();
+    check(s.roll).toBeNull();
+    check(knucklebones.awaiting(s)).toEqual([]);
   }
 }
 
@@ -61,7 +62,7 @@ describe('knucklebones random games', () => {
       fc.property(seedArb, playersArb, choicesArb, (seed, players, choices) => {
         const setupState = knucklebones.setup({ seed, players, options: {} });
         checkInvariants(setupState);
-        expect(setupState.turn).toBe(setupState.players[0]);
+        check(setupState.turn).toBe(setupState.players[0]);
 
         const { state, log } = playGame(
           seed,
@@ -69,45 +70,45 @@ describe('knucklebones random games', () => {
           choices,
           (before, { actor, move }, after) => {
             // Purity: the input is unchanged (apply has already run on `before`).
-            expect(stateSchema.parse(structuredClone(before))).toStrictEqual(before);
+            check(stateSchema.parse(structuredClone(before))).toStrictEqual(before);
             checkInvariants(after);
-            expect(after.turnNumber).toBe(before.turnNumber + 1);
-            expect(after.lastPlaced[actor]).toBe(before.roll);
+            check(after.turnNumber).toBe(before.turnNumber + 1);
+            check(after.lastPlaced[actor]).toBe(before.roll);
             const placerGrid = after.grids[actor] as Grid;
             const filled = cells(placerGrid) === 9;
             // The game ends exactly when the placer's grid fills, never before.
-            expect(after.outcome !== null).toBe(filled);
+            check(after.outcome !== null).toBe(filled);
             const other = before.players.find((p) => p !== actor) as string;
             if (after.outcome === null) {
-              expect(after.turn).toBe(other);
-              expect(after.rng.n).toBeGreaterThan(before.rng.n);
+              check(after.turn).toBe(other);
+              check(after.rng.n).toBeGreaterThan(before.rng.n);
             } else {
               const scores = { [actor]: scoreGrid(placerGrid), [other]: scoreGrid(after.grids[other] as Grid) };
-              expect(after.outcome.reason).toBe('grid-full');
-              expect(after.outcome.scores).toEqual(scores);
+              check(after.outcome.reason).toBe('grid-full');
+              check(after.outcome.scores).toEqual(scores);
               const mine = scores[actor] as number;
               const theirs = scores[other] as number;
-              expect(after.outcome.winners).toEqual(mine > theirs ? [actor] : theirs > mine ? [other] : []);
+              check(after.outcome.winners).toEqual(mine > theirs ? [actor] : theirs > mine ? [other] : []);
             }
             // The chosen column got the die; the opponent's same column lost every die of that value.
             const col = (move as { column: number }).column - 1;
-            expect(placerGrid[col]).toEqual([...((before.grids[actor] as Grid)[col] as number[]), before.roll]);
+            check(placerGrid[col]).toEqual([...((before.grids[actor] as Grid)[col] as number[]), before.roll]);
             const theirsBefore = (before.grids[other] as Grid)[col] as number[];
-            expect((after.grids[other] as Grid)[col]).toEqual(theirsBefore.filter((v) => v !== before.roll));
+            check((after.grids[other] as Grid)[col]).toEqual(theirsBefore.filter((v) => v !== before.roll));
           },
           MAX_PLACEMENTS,
         );
 
         // Termination within the bound.
-        expect(state.outcome).not.toBeNull();
-        expect(log.length).toBeLessThan(MAX_PLACEMENTS);
-        expect(state.turnNumber).toBe(log.length);
+        check(state.outcome).not.toBeNull();
+        check(log.length).toBeLessThan(MAX_PLACEMENTS);
+        check(state.turnNumber).toBe(log.length);
         // The ender's grid has 9 dice.
         const ender = log[log.length - 1]?.actor as string;
-        expect(cells(state.grids[ender] as Grid)).toBe(9);
+        check(cells(state.grids[ender] as Grid)).toBe(9);
         // Replay from the seed and the move log reproduces the state exactly, also through JSON.
-        expect(replay(seed, players, log)).toStrictEqual(state);
-        expect(replay(seed, players, JSON.parse(JSON.stringify(log)))).toStrictEqual(state);
+        check(replay(seed, players, log)).toStrictEqual(state);
+        check(replay(seed, players, JSON.parse(JSON.stringify(log)))).toStrictEqual(state);
       }),
       { numRuns: NUM_RUNS },
     );
@@ -124,12 +125,12 @@ describe('knucklebones random games', () => {
           const snapshot = structuredClone(s);
           try {
             s = knucklebones.apply(s, actor, { type: 'place', column });
-            expect(full).toBe(false);
+            check(full).toBe(false);
           } catch (e) {
-            expect(full).toBe(true);
+            check(full).toBe(true);
             expect(e).toBeInstanceOf(RuleError);
-            expect((e as RuleError).code).toBe('knucklebones/column-full');
-            expect(s).toStrictEqual(snapshot);
+            check((e as RuleError).code).toBe('knucklebones/column-full');
+            check(s).toStrictEqual(snapshot);
           }
         }
       }),
@@ -149,13 +150,13 @@ describe('knucklebones random games', () => {
         const quitter = firstQuits ? 'p' : 'q';
         const other = firstQuits ? 'q' : 'p';
         const f = knucklebones.forfeit(s, quitter);
-        expect(f.outcome).toEqual({
+        check(f.outcome).toEqual({
           winners: [other],
           scores: { p: scoreGrid(s.grids.p as Grid), q: scoreGrid(s.grids.q as Grid) },
           reason: 'forfeit',
           forfeited: quitter,
         });
-        expect(f.grids).toStrictEqual(s.grids);
+        check(f.grids).toStrictEqual(s.grids);
         checkInvariants(f);
       }),
       { numRuns: NUM_RUNS },

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import { krellstones, replay, stateSchema, type KrellstonesOptions, type KrellstonesPlayerData, type KrellstonesState } from '../../../src/games/krellstones/engine/index.ts';
 import { hex, newGame, picker, playRandom, PLAYERS, type LoadoutSpec } from './helpers.ts';
 import { STONE_TYPES } from '../../../src/games/krellstones/data.ts';
@@ -28,17 +29,17 @@ const held = (s: KrellstonesState) => Object.fromEntries(s.players.map((p) => [p
 /** After every step; `deep` (every few steps and at the end): the stored JSON passes its schema and the public view hides the seed. */
 function checkStep(s: KrellstonesState, ids: Record<string, string[]>, deep: boolean): void {
   if (deep) {
-    expect(stateSchema.safeParse(JSON.parse(JSON.stringify(s))).success).toBe(true);
-    expect(JSON.stringify(krellstones.view(s, null))).not.toContain(s.rng.seed);
+    check(stateSchema.safeParse(JSON.parse(JSON.stringify(s))).success).toBe(true);
+    check(JSON.stringify(krellstones.view(s, null))).not.toContain(s.rng.seed);
   }
   // Stones are never lost or duplicated: each player holds exactly what they brought.
-  expect(held(s)).toEqual(ids);
+  check(held(s)).toEqual(ids);
   const awaited = krellstones.awaiting(s);
   for (const p of s.players) {
-    if (!awaited.includes(p)) expect(krellstones.legalMoves(s, p)).toEqual([]);
-    if (s.out.includes(p)) expect(awaited).not.toContain(p);
+    if (!awaited.includes(p)) check(krellstones.legalMoves(s, p)).toEqual([]);
+    if (s.out.includes(p)) check(awaited).not.toContain(p);
   }
-  expect(s.history.reduce((a, h) => a + (h.winner ? 1 : 0), 0)).toBe(s.players.reduce((a, p) => a + s.seats[p]!.roundsWon, 0));
+  check(s.history.reduce((a, h) => a + (h.winner ? 1 : 0), 0)).toBe(s.players.reduce((a, p) => a + s.seats[p]!.roundsWon, 0));
 }
 
 describe('random games through legalMoves and timers', () => {
@@ -60,24 +61,24 @@ describe('random games through legalMoves and timers', () => {
           maxSteps: 3000,
           onStep: (before, entry, after) => {
             if ('forfeit' in entry) forfeited = true;
-            expect(before.phase === 'over').toBe(false);
-            expect(after.history.length).toBeGreaterThanOrEqual(before.history.length);
+            check(before.phase === 'over').toBe(false);
+            check(after.history.length).toBeGreaterThanOrEqual(before.history.length);
             checkStep(after, ids, ++steps % 8 === 0 || after.outcome !== null);
           },
         });
         const o = end.outcome;
-        expect(o).not.toBeNull();
-        expect(krellstones.timers(end)).toEqual([]);
-        expect(o!.reason === 'rounds').toBe(end.history.length === g.rounds);
+        check(o).not.toBeNull();
+        check(krellstones.timers(end)).toEqual([]);
+        check(o!.reason === 'rounds').toBe(end.history.length === g.rounds);
         // A game ends early only by a forfeit: by choice, or three expiries in a row.
-        if (o!.reason !== 'rounds') expect(forfeited || o!.forfeited !== undefined || (o!.forfeits?.length ?? 0) > 0).toBe(true);
-        for (const w of o!.winners) expect(end.out).not.toContain(w);
+        if (o!.reason !== 'rounds') check(forfeited || o!.forfeited !== undefined || (o!.forfeits?.length ?? 0) > 0).toBe(true);
+        for (const w of o!.winners) check(end.out).not.toContain(w);
         if (o!.places) {
           const standing = players.filter((p) => !end.out.includes(p));
-          for (const p of end.out) for (const q of standing) expect(o!.places[p]!).toBeGreaterThan(o!.places[q]!);
+          for (const p of end.out) for (const q of standing) check(o!.places[p]!).toBeGreaterThan(o!.places[q]!);
         }
         // Replay from seed, options, player data and the move log, also through JSON.
-        expect(replay(g.seed, players, options, playerData, JSON.parse(JSON.stringify(log)))).toEqual(end);
+        check(replay(g.seed, players, options, playerData, JSON.parse(JSON.stringify(log)))).toEqual(end);
       }),
       { numRuns: 30 },
     );
@@ -87,10 +88,10 @@ describe('random games through legalMoves and timers', () => {
     const specs = Object.fromEntries(PLAYERS[4].map((p) => [p, { sideboard: [{ type: 'krell' as const }, { type: 'dancer' as const }] }]));
     const { state, playerData } = newGame(PLAYERS[4], { rounds: 17, sideboard: 2 }, specs, 'be'.repeat(32));
     const ids = brought(playerData);
-    const { state: end } = playRandom(state, picker('ef'.repeat(32)), { timerRate: 0, onStep: (_b, _e, after) => expect(held(after)).toEqual(ids) });
-    expect(end.outcome?.reason).toBe('rounds');
-    expect(end.history.map((h) => h.round)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+    const { state: end } = playRandom(state, picker('ef'.repeat(32)), { timerRate: 0, onStep: (_b, _e, after) => check(held(after)).toEqual(ids) });
+    check(end.outcome?.reason).toBe('rounds');
+    check(end.history.map((h) => h.round)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     // Everyone moved one place left each round.
-    end.history.forEach((h, i) => expect(h.order).toEqual([...end.history[0]!.order.slice(i % 4), ...end.history[0]!.order.slice(0, i % 4)]));
+    end.history.forEach((h, i) => check(h.order).toEqual([...end.history[0]!.order.slice(i % 4), ...end.history[0]!.order.slice(0, i % 4)]));
   });
 });

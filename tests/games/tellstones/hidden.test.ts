@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import { RuleError } from '../../../src/kernel/types.ts';
 import {
   SYMBOLS,
@@ -46,20 +47,20 @@ function assertNoLeak(s: TellstonesState, viewer: string | null): void {
     const allowed = new Set<string>(v.known.filter((k) => k.line === l).map((k) => k.symbol));
     const text = JSON.stringify(projection(v, l));
     for (const symbol of symbols) {
-      if (!allowed.has(symbol)) expect(text.includes(symbol), `${viewer} sees face-down ${symbol} of line ${l}`).toBe(false);
+      if (!allowed.has(symbol)) check(text.includes(symbol), `${viewer} sees face-down ${symbol} of line ${l}`).toBe(false);
     }
   }
   // With one line the projection is the whole view: check the plain JSON too.
   if (s.lines.length === 1) {
     const allowed = new Set<string>(v.known.map((k) => k.symbol));
     const text = JSON.stringify(v);
-    for (const symbol of down[0] ?? []) if (!allowed.has(symbol)) expect(text.includes(symbol)).toBe(false);
+    for (const symbol of down[0] ?? []) if (!allowed.has(symbol)) check(text.includes(symbol)).toBe(false);
   }
   // Every `known` entry is true and points at a face-down stone.
-  for (const k of v.known) expect(s.lines[k.line]?.[k.position]).toEqual({ symbol: k.symbol, faceUp: false });
-  if (viewer === null || !s.seats.includes(viewer)) expect(v.known).toEqual([]);
+  for (const k of v.known) check(s.lines[k.line]?.[k.position]).toEqual({ symbol: k.symbol, faceUp: false });
+  if (viewer === null || !s.seats.includes(viewer)) check(v.known).toEqual([]);
   // Face-down stones carry nothing but their position.
-  for (const line of v.lines) for (const st of line.stones) if (!st.faceUp) expect(Object.keys(st).sort()).toEqual(['faceUp', 'position']);
+  for (const line of v.lines) for (const st of line.stones) if (!st.faceUp) check(Object.keys(st).sort()).toEqual(['faceUp', 'position']);
 }
 
 /** Views of different viewers differ only in the viewer's own fields. */
@@ -76,13 +77,13 @@ describe('tellstones hidden information', () => {
       fc.property(seedArb, optionsArb, fc.integer({ min: 0, max: 2 ** 31 - 1 }), (seed, options, rngSeed) => {
         const players = options.variant === 'kings-circle' ? FOUR : TWO;
         const model: Model = new Map(players.map((p) => [p, new Set<string>()]));
-        const check = (s: TellstonesState): void => {
+        const checkViews = (s: TellstonesState): void => {
           const spectator = tellstones.view(s, null);
-          expect(tellstones.view(s, 'stranger')).toStrictEqual(spectator);
+          check(tellstones.view(s, 'stranger')).toStrictEqual(spectator);
           for (const viewer of [null, 'stranger', ...players]) assertNoLeak(s, viewer);
           for (const p of players) {
             const v = tellstones.view(s, p);
-            expect(strip(v)).toStrictEqual(strip(spectator));
+            check(strip(v)).toStrictEqual(strip(spectator));
             // Exactly the modelled knowledge, at the stones' current positions.
             const expected = [...(model.get(p) ?? [])]
               .map((key) => {
@@ -91,11 +92,11 @@ describe('tellstones hidden information', () => {
                 return { line, position: s.lines[line]?.findIndex((x) => x.symbol === symbol) ?? -1, symbol };
               })
               .sort((a, b) => a.line - b.line || a.position - b.position);
-            expect(v.known).toEqual(expected);
+            check(v.known).toEqual(expected);
           }
         };
         const first = tellstones.setup({ seed, players: [...players], options });
-        check(first);
+        checkViews(first);
         playGame(seed, options, rngSeed, (before, entry, after) => {
           if ('move' in entry && entry.move.type === 'peek') {
             const recipient = entry.move.shareWith ?? entry.actor;
@@ -111,7 +112,7 @@ describe('tellstones hidden information', () => {
               if (after.lines[Number(l)]?.find((x) => x.symbol === symbol)?.faceUp) set.delete(key);
             }
           }
-          check(after);
+          checkViews(after);
         });
       }),
       { numRuns: 100 },
@@ -138,7 +139,7 @@ describe('tellstones hidden information', () => {
                 } catch (e) {
                   expect(e).toBeInstanceOf(RuleError);
                   const text = (e as RuleError).message.toLowerCase();
-                  for (const symbol of SYMBOLS) expect(text.includes(symbol)).toBe(false);
+                  for (const symbol of SYMBOLS) check(text.includes(symbol)).toBe(false);
                 }
               }
             }
@@ -155,30 +156,30 @@ describe('tellstones hidden information', () => {
       positions: [0],
       shareWith: 'a2',
     });
-    for (const viewer of [null, 'a1', 'b1', 'b2']) expect(JSON.stringify(tellstones.view(s, viewer))).not.toContain('crown');
-    expect(tellstones.view(s, 'a2').known).toEqual([{ line: 0, position: 0, symbol: 'crown' }]);
+    for (const viewer of [null, 'a1', 'b1', 'b2']) check(JSON.stringify(tellstones.view(s, viewer))).not.toContain('crown');
+    check(tellstones.view(s, 'a2').known).toEqual([{ line: 0, position: 0, symbol: 'crown' }]);
   });
 
   it('a stone hidden in front of everyone is known to nobody', () => {
     const s = tellstones.apply(makeState({ lines: [['crown', '-shield', 'sword']] }), 'alice', { type: 'hide', position: 0 });
     for (const viewer of [null, 'alice', 'bob']) {
       const v = tellstones.view(s, viewer);
-      expect(v.known).toEqual([]);
+      check(v.known).toEqual([]);
       const text = JSON.stringify(v);
-      for (const symbol of ['crown', 'shield']) expect(text).not.toContain(symbol);
+      for (const symbol of ['crown', 'shield']) check(text).not.toContain(symbol);
     }
   });
 
   it('face-down stones stay hidden after the game ends', () => {
     const base = makeState({ lines: [['crown', '-shield', '-sword']], points: [2, 0] });
     const won = tellstones.apply(tellstones.apply(base, 'alice', { type: 'boast' }), 'bob', { type: 'answer-boast', answer: 'believe' });
-    expect(won.outcome?.winners).toEqual(['alice']);
+    check(won.outcome?.winners).toEqual(['alice']);
     const lost = tellstones.forfeit(base, 'bob');
     for (const s of [won, lost]) {
       for (const viewer of [null, 'alice', 'bob']) {
         const text = JSON.stringify(tellstones.view(s, viewer));
-        expect(text).not.toContain('shield');
-        expect(text).not.toContain('sword');
+        check(text).not.toContain('shield');
+        check(text).not.toContain('sword');
       }
     }
   });
@@ -187,8 +188,8 @@ describe('tellstones hidden information', () => {
     const s = makeState();
     for (const viewer of [null, 'alice']) {
       const text = JSON.stringify(tellstones.view(s, viewer));
-      expect(text).not.toContain(s.rng.seed);
-      expect(tellstones.view(s, viewer)).not.toHaveProperty('rng');
+      check(text).not.toContain(s.rng.seed);
+      check(tellstones.view(s, viewer)).not.toHaveProperty('rng');
     }
   });
 });

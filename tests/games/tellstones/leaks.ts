@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
 import { BACK, SYMBOL_EMOJI, SYMBOL_NAME } from '../../../src/games/tellstones/present.ts';
+import { check } from '../../helpers/check.ts';
 import type { MessagePayload } from '../../../src/bot/game-module.ts';
 import type { TellstonesState, TellstonesSymbol } from '../../../src/games/tellstones/engine/index.ts';
 
@@ -55,17 +55,17 @@ export function expectNoLeak(state: TellstonesState, payload: MessagePayload, bo
       if (board) {
         const value = lineFieldValue(payload, state, l);
         const cell = value.split('\n').find((row) => row.startsWith(`\`${p + 1}\` `));
-        expect(cell, `${where}: a cell for line ${l} position ${p}`).toBeDefined();
+        check(cell, `${where}: a cell for line ${l} position ${p}`).toBeDefined();
         if (stone.faceUp) {
-          expect(cell, `${where}: face-up stone shown`).toContain(SYMBOL_NAME[stone.symbol]);
+          check(cell, `${where}: face-up stone shown`).toContain(SYMBOL_NAME[stone.symbol]);
         } else {
-          expect(cell, `${where}: face-down stone shows its back`).toContain(BACK);
-          expect(shows(cell!, stone.symbol), `${where}: cell of face-down ${stone.symbol} at ${l}:${p}`).toBe(false);
-          expect(shows(value, stone.symbol), `${where}: line ${l} field shows face-down ${stone.symbol}`).toBe(false);
+          check(cell, `${where}: face-down stone shows its back`).toContain(BACK);
+          check(shows(cell!, stone.symbol), `${where}: cell of face-down ${stone.symbol} at ${l}:${p}`).toBe(false);
+          check(shows(value, stone.symbol), `${where}: line ${l} field shows face-down ${stone.symbol}`).toBe(false);
         }
       }
       if (!stone.faceUp && !pub.has(stone.symbol)) {
-        expect(shows(text, stone.symbol), `${where}: face-down ${stone.symbol} (line ${l}, position ${p}) appears in ${text}`).toBe(false);
+        check(shows(text, stone.symbol), `${where}: face-down ${stone.symbol} (line ${l}, position ${p}) appears in ${text}`).toBe(false);
       }
     });
   });

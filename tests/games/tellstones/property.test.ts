@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { check } from '../../helpers/check.ts';
 import { RuleError } from '../../../src/kernel/types.ts';
 import {
   SYMBOLS,
@@ -30,31 +31,31 @@ const rngSeedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 function checkInvariants(s: TellstonesState): void {
   const parsed = stateSchema.safeParse(s);
-  expect(parsed.success, parsed.success ? '' : parsed.error.message).toBe(true);
+  check(parsed.success, parsed.success ? '' : parsed.error.message).toBe(true);
   // Every stone is in exactly one place: 7 stones per set, each on its line or in its pool.
-  expect(s.lines).toHaveLength(s.variant === 'fearless-vanguard' ? 2 : 1);
+  check(s.lines).toHaveLength(s.variant === 'fearless-vanguard' ? 2 : 1);
   for (const [i, line] of s.lines.entries()) {
-    expect(line.length).toBeGreaterThanOrEqual(1);
-    expect(line.length).toBeLessThanOrEqual(7);
+    check(line.length).toBeGreaterThanOrEqual(1);
+    check(line.length).toBeLessThanOrEqual(7);
     const all = [...line.map((x) => x.symbol), ...(s.pools[i] ?? [])];
-    expect(all).toHaveLength(7);
-    expect(new Set(all)).toEqual(new Set(SYMBOLS));
+    check(all).toHaveLength(7);
+    check(new Set(all)).toEqual(new Set(SYMBOLS));
   }
   const awaiting = tellstones.awaiting(s);
   if (s.outcome === null) {
-    expect(awaiting).toHaveLength(1);
+    check(awaiting).toHaveLength(1);
     for (const p of s.seats) {
       const legal = tellstones.view(s, p).legal;
-      if (awaiting.includes(p)) expect(legal.length).toBeGreaterThan(0);
-      else expect(legal).toEqual([]);
+      if (awaiting.includes(p)) check(legal.length).toBeGreaterThan(0);
+      else check(legal).toEqual([]);
     }
-    expect(s.points.every((x) => x < 3)).toBe(true);
+    check(s.points.every((x) => x < 3)).toBe(true);
   } else {
-    expect(awaiting).toEqual([]);
-    expect(s.turn).toBeNull();
-    expect(s.pending).toBeNull();
-    expect(s.outcome.winners.length).toBe(s.seats.length / 2);
-    for (const p of s.seats) expect(tellstones.view(s, p).legal).toEqual([]);
+    check(awaiting).toEqual([]);
+    check(s.turn).toBeNull();
+    check(s.pending).toBeNull();
+    check(s.outcome.winners.length).toBe(s.seats.length / 2);
+    for (const p of s.seats) check(tellstones.view(s, p).legal).toEqual([]);
   }
 }
 
@@ -72,35 +73,35 @@ describe('tellstones random games', () => {
           (before, entry, after) => {
             checkInvariants(after);
             // The stored JSON round-trips.
-            expect(stateSchema.parse(JSON.parse(JSON.stringify(after)))).toStrictEqual(after);
+            check(stateSchema.parse(JSON.parse(JSON.stringify(after)))).toStrictEqual(after);
             // Points never go down and at most one point is handed out per move.
             const gained = after.points[0] + after.points[1] - before.points[0] - before.points[1];
-            expect(gained === 0 || gained === 1).toBe(true);
-            expect(after.points[0]).toBeGreaterThanOrEqual(before.points[0]);
-            expect(after.points[1]).toBeGreaterThanOrEqual(before.points[1]);
+            check(gained === 0 || gained === 1).toBe(true);
+            check(after.points[0]).toBeGreaterThanOrEqual(before.points[0]);
+            check(after.points[1]).toBeGreaterThanOrEqual(before.points[1]);
             // A completed turn passes clockwise from the player whose turn it was.
             if (after.outcome === null && after.turnNumber === before.turnNumber + 1) {
               const seat = before.seats.indexOf(before.turn as string);
-              expect(after.turn).toBe(before.seats[(seat + 1) % before.seats.length]);
-              expect(after.pending).toBeNull();
+              check(after.turn).toBe(before.seats[(seat + 1) % before.seats.length]);
+              check(after.pending).toBeNull();
             }
-            if (after.outcome === null && after.turnNumber === before.turnNumber) expect(after.pending).not.toBeNull();
+            if (after.outcome === null && after.turnNumber === before.turnNumber) check(after.pending).not.toBeNull();
             // Only the awaited player moved.
-            expect(tellstones.awaiting(before)).toContain(entry.actor);
+            check(tellstones.awaiting(before)).toContain(entry.actor);
           },
           { maxMoves: MAX_MOVES, freeze: true },
         );
 
-        expect(state.outcome).not.toBeNull();
-        expect(log.length).toBeLessThan(MAX_MOVES);
+        check(state.outcome).not.toBeNull();
+        check(log.length).toBeLessThan(MAX_MOVES);
         // After CALM_TURNS: at most 5 points, each followed by at most a hide and two peeks of three.
-        expect(state.turnNumber).toBeLessThanOrEqual(CALM_TURNS + 20);
-        expect(['points', 'boast-proven', 'boast-failed']).toContain(state.outcome?.reason);
-        if (state.outcome?.reason === 'points') expect(Math.max(...state.points)).toBe(3);
+        check(state.turnNumber).toBeLessThanOrEqual(CALM_TURNS + 20);
+        check(['points', 'boast-proven', 'boast-failed']).toContain(state.outcome?.reason);
+        if (state.outcome?.reason === 'points') check(Math.max(...state.points)).toBe(3);
         // Replay from the seed, options and log reproduces the state exactly, also through JSON.
         const players = state.seats.slice();
-        expect(replay(seed, players, options, log)).toStrictEqual(state);
-        expect(replay(seed, players, options, JSON.parse(JSON.stringify(log)) as TellstonesLogEntry[])).toStrictEqual(state);
+        check(replay(seed, players, options, log)).toStrictEqual(state);
+        check(replay(seed, players, options, JSON.parse(JSON.stringify(log)) as TellstonesLogEntry[])).toStrictEqual(state);
       }),
       { numRuns: NUM_RUNS },
     );
@@ -114,10 +115,10 @@ describe('tellstones random games', () => {
         if (last && 'forfeit' in last) {
           const side = state.seats.indexOf(last.actor) % 2;
           expect(state.outcome).toMatchObject({ reason: 'forfeit', forfeited: last.actor });
-          expect(state.outcome?.winners).toEqual(state.seats.filter((_, i) => i % 2 !== side));
+          check(state.outcome?.winners).toEqual(state.seats.filter((_, i) => i % 2 !== side));
           checkInvariants(state);
         }
-        expect(replay(seed, state.seats.slice(), options, log)).toStrictEqual(state);
+        check(replay(seed, state.seats.slice(), options, log)).toStrictEqual(state);
       }),
       { numRuns: 60 },
     );
@@ -165,8 +166,8 @@ describe('tellstones random games', () => {
               checkInvariants(s);
             } catch (e) {
               expect(e).toBeInstanceOf(RuleError);
-              expect((e as RuleError).code.startsWith('tellstones/')).toBe(true);
-              expect(s).toStrictEqual(snapshot);
+              check((e as RuleError).code.startsWith('tellstones/')).toBe(true);
+              check(s).toStrictEqual(snapshot);
             }
           }
         },
