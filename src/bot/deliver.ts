@@ -98,7 +98,7 @@ export class DiscordDeliverer implements Deliverer {
         case 'result':
           return await this.result(row, outboxPayloadSchemas.result.parse(row.payload));
         case 'dm-edit':
-          return await this.dmEdit(outboxPayloadSchemas['dm-edit'].parse(row.payload));
+          return await this.dmEdit(outboxPayloadSchemas['dm-edit'].parse(row.payload), hints.retireIdle ?? false);
         case 'channel-message':
           return await this.channelMessage(row, outboxPayloadSchemas['channel-message'].parse(row.payload));
         case 'text-dm':
@@ -294,8 +294,9 @@ export class DiscordDeliverer implements Deliverer {
    * A board mover's DM offers Play here, which is never stale: it is refreshed only if it still
    * shows move buttons (they moved on the board from a DM that had them), to take them away.
    */
-  private async dmEdit(p: OutboxPayload<'dm-edit'>): Promise<string> {
-    if (p.mode === 'retire') return this.retire(p);
+  private async dmEdit(p: OutboxPayload<'dm-edit'>, retireIdle: boolean): Promise<string> {
+    // The claim found nothing to retire (ClaimHints.retireIdle): what `retire` would find, without its statement.
+    if (p.mode === 'retire') return retireIdle ? 'not-live' : this.retire(p);
     const seat = await this.ctx.db.seat.findFirst({ where: { gameId: p.gameId, playerId: p.userId } });
     if (!seat?.dmMessageId) return 'no-dm';
     if (!seat.deadlineAt) return 'no-turn';

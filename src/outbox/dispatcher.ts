@@ -20,6 +20,8 @@ export class DeliveryError extends Error {
 export interface ClaimHints {
   /** A board row: the game's board message when the board already showed the game's version at the claim (else null). */
   boardShown?: string | null;
+  /** A retire row (`dm-edit`, mode `retire`): true when there is nothing to retire (see CLAIM). */
+  retireIdle?: boolean;
 }
 
 export interface Deliverer {
@@ -43,7 +45,14 @@ const IN_FLIGHT = 32;
  *
  * The claim leases up to $3 due rows in one statement (the lock in a CTE with SKIP LOCKED, so
  * several processes never take the same row) and says, for a board row, whether the game's board
- * already shows its version (the click's answer edited it).
+ * already shows its version (the click's answer edited it), and for a retire row whether it has
+ * nothing to retire: the seat's DM shows no buttons and no earlier DM or DM edit of that player in
+ * that game is still pending, whose delivery could yet show some (the dispatcher records `dm_live`
+ * before it marks a row sent, so the claim's snapshot sees one or the other; a later row is a later
+ * change's, and a turn DM retires the DM before it itself). The same test the move's write makes
+ * before it writes a retire row (WRITE_CHANGE, src/services/changes.ts), made again at the claim:
+ * in a busy game the player's DM was still on its way when they moved, and is a Play here (no
+ * buttons) or gone by the time the retire row is claimed.
  */
 const CLAIM: Statement = {
   name: 'stonehall-outbox-claim',
@@ -56,7 +65,11 @@ const CLAIM: Statement = {
     FROM due WHERE o.id = due.id
     RETURNING o.id, o.kind, o.payload, o.status, o.attempts, o.available_at, o.lease_until, o.last_error, o.result, o.created_at, o.sent_at,
       CASE WHEN o.kind = 'board' THEN (
-        SELECT g.board_message_id FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version) END AS board_shown`,
+        SELECT g.board_message_id FROM games g WHERE g.id = (o.payload->>'gameId')::int AND g.board_message_id IS NOT NULL AND g.board_version >= g.version) END AS board_shown,
+      CASE WHEN o.kind = 'dm-edit' AND o.payload->>'mode' = 'retire' THEN
+        NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = (o.payload->>'gameId')::int AND s.player_id = o.payload->>'userId' AND s.dm_live AND s.dm_message_id IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending' AND p.id < o.id AND p.kind IN ('dm', 'dm-edit') AND p.payload->>'userId' = o.payload->>'userId'
+          AND COALESCE(p.payload->>'gameId', p.payload->'notification'->>'gameId') = o.payload->>'gameId') END AS retire_idle`,
 };
 /** Marks a batch's delivered rows sent ($2: a JSON array of {id, result}). */
 const MARK_SENT: Statement = {
@@ -80,6 +93,7 @@ interface ClaimedRow {
   created_at: Date;
   sent_at: Date | null;
   board_shown: string | null;
+  retire_idle: boolean | null;
 }
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
@@ -197,7 +211,8 @@ export class Dispatcher {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const rows = await query<ClaimedRow>(this.ctx.db, CLAIM, [now.toISOString(), lease.toISOString(), n]);
-    return rows.map((r) => Object.assign(toOutbox(r), { hints: r.kind === 'board' ? { boardShown: r.board_shown } : {} })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const hintsOf = (r: ClaimedRow): ClaimHints => (r.kind === 'board' ? { boardShown: r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {});
+    return rows.map((r) => Object.assign(toOutbox(r), { hints: hintsOf(r) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
@@ -252,7 +267,8 @@ export class Dispatcher {
               if (!ok.every(Boolean)) return false;
               await slot();
               try {
-                if (this.opts.turn && !row.hints.boardShown) await this.opts.turn();
+                // A row the claim found done (a board already shown, nothing to retire) costs no call: no turn to wait.
+                if (this.opts.turn && !row.hints.boardShown && !row.hints.retireIdle) await this.opts.turn();
                 const result = await this.deliverOne(row);
                 if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
                 return true;

@@ -67,6 +67,39 @@ describe('outbox dispatcher', () => {
     expect(hints.get(behind.id)).toEqual({ boardShown: null });
   });
 
+  it('a retire row is claimed as idle only when the seat shows no live DM and no earlier DM of the player in the game is pending', async () => {
+    const ctx = testContext(db);
+    const guildId = '720000000000000077';
+    await db.prisma.guild.upsert({ where: { id: guildId }, create: { id: guildId }, update: {} });
+    const ann = '720000000000000101';
+    const players = [{ id: ann, name: 'ann' }, { id: '720000000000000102', name: 'ben' }];
+    const start = () => inTransaction(ctx, (tx) => startGame(tx, ctx, { guildId, channelId: '1', kind: 'knucklebones', players }));
+    const [played, live, waiting] = [await start(), await start(), await start()];
+    await db.sql.exec('DELETE FROM outbox');
+    // Ann's DM of `played` was a Play here (no buttons); of `live`, a turn DM with buttons; of `waiting`, still on its way.
+    await db.prisma.seat.updateMany({ where: { playerId: ann, gameId: { in: [played.id, waiting.id] } }, data: { dmMessageId: 'old', dmLive: false } });
+    await db.prisma.seat.updateMany({ where: { playerId: ann, gameId: live.id }, data: { dmMessageId: 'old', dmLive: true } });
+    const dm = (gameId: number) => db.prisma.outbox.create({ data: { kind: 'dm', payload: { userId: ann, notification: { type: 'turn', gameId } }, availableAt: ctx.clock.now() } });
+    const retire = (gameId: number) => db.prisma.$transaction((tx) => enqueue(tx, 'dm-edit', { gameId, userId: ann, mode: 'retire', version: 1 }, ctx.clock.now()));
+    await dm(waiting.id);
+    for (const g of [played, live, waiting]) await retire(g.id);
+    // A later DM of `played` (a later change's) does not hold its retire back: that DM retires the one before it itself.
+    await dm(played.id);
+    const hints = new Map<string, ClaimHints | undefined>();
+    const rec: Deliverer = {
+      async deliver(row, h) {
+        const p = row.payload as { gameId?: number; notification?: { gameId: number } };
+        hints.set(`${row.kind} ${p.gameId ?? p.notification?.gameId}`, h);
+        return 'ok';
+      },
+    };
+    await new Dispatcher(ctx, rec).drain();
+    expect(hints.get(`dm-edit ${played.id}`)).toEqual({ retireIdle: true });
+    expect(hints.get(`dm-edit ${live.id}`)).toEqual({ retireIdle: false });
+    expect(hints.get(`dm-edit ${waiting.id}`)).toEqual({ retireIdle: false });
+    expect(hints.get(`dm ${waiting.id}`)).toEqual({});
+  });
+
   it('delivers every row once and records what was sent', async () => {
     const ctx = testContext(db);
     await put(ctx, 30);
