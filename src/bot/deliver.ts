@@ -4,7 +4,7 @@ import { DeliveryError, type ClaimHints, type Deliverer } from '../outbox/dispat
 import { query, type Statement } from '../db/hot.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { leaderboardText, standings } from '../services/leaderboard.ts';
-import { outboxPayloadSchemas, type OutboxPayload } from '../services/notifications.ts';
+import { outboxPayloadSchemas, outboxRowGame, type OutboxPayload } from '../services/notifications.ts';
 import { getGame } from '../services/games.ts';
 import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { linkRow } from './chrome.ts';
@@ -51,7 +51,7 @@ const DM_TARGET: Statement = {
   name: 'stonehall-dm-target',
   text: `SELECT s.dm_moves, p.dm_channel_id, s.dm_message_id, g.board_blocked, g.channel_id, EXISTS (
       SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.id > $1::bigint AND o.kind = 'dm' AND o.payload->>'userId' = $3::text
-        AND COALESCE(o.payload->>'gameId', o.payload->'notification'->>'gameId') = $4::text AND o.payload->'notification'->>'type' = 'turn') AS superseded
+        AND ${outboxRowGame('o')} = $4::text AND o.payload->'notification'->>'type' = 'turn') AS superseded
     FROM players p LEFT JOIN seats s ON s.game_id = $2::int AND s.player_id = p.id LEFT JOIN games g ON g.id = $2::int WHERE p.id = $3::text`,
 };
 const RETIRE_DM: Statement = {

@@ -3,6 +3,7 @@ import { cronLogger } from '../log.ts';
 import type { Outbox } from '../generated/prisma/client.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { query, type Statement } from '../db/hot.ts';
+import { outboxRowGame } from '../services/notifications.ts';
 
 /** Thrown by a Deliverer. `retriable` failures are tried again with backoff. */
 export class DeliveryError extends Error {
@@ -69,7 +70,7 @@ const CLAIM: Statement = {
       CASE WHEN o.kind = 'dm-edit' AND o.payload->>'mode' = 'retire' THEN
         NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = (o.payload->>'gameId')::int AND s.player_id = o.payload->>'userId' AND s.dm_live AND s.dm_message_id IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending' AND p.id < o.id AND p.kind IN ('dm', 'dm-edit') AND p.payload->>'userId' = o.payload->>'userId'
-          AND COALESCE(p.payload->>'gameId', p.payload->'notification'->>'gameId') = o.payload->>'gameId') END AS retire_idle`,
+          AND ${outboxRowGame('p')} = o.payload->>'gameId') END AS retire_idle`,
 };
 /** Marks a batch's delivered rows sent ($2: a JSON array of {id, result}). */
 const MARK_SENT: Statement = {
@@ -95,6 +96,9 @@ interface ClaimedRow {
   board_shown: string | null;
   retire_idle: boolean | null;
 }
+
+/** What the claim read with a row: a board row's board, a retire row's test; nothing for the others. */
+const hintsOf = (r: ClaimedRow): ClaimHints => (r.kind === 'board' ? { boardShown: r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {});
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
   id: BigInt(r.id),
@@ -211,7 +215,6 @@ export class Dispatcher {
     const now = this.ctx.clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
     const rows = await query<ClaimedRow>(this.ctx.db, CLAIM, [now.toISOString(), lease.toISOString(), n]);
-    const hintsOf = (r: ClaimedRow): ClaimHints => (r.kind === 'board' ? { boardShown: r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {});
     return rows.map((r) => Object.assign(toOutbox(r), { hints: hintsOf(r) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 

@@ -9,7 +9,7 @@ import { UserError } from './errors.ts';
 import { autopilotSeats, NeedsPrismaPath, type GameRow, type GuildTiming, type LockedGame, type LogEntry } from './game-store.ts';
 import { grantCycleRewards } from './inventory.ts';
 import { recordRatings, recordRatingsBatch, recordRatingsOn, type RatedGame } from './ratings.ts';
-import type { OutboxKind, OutboxPayload } from './notifications.ts';
+import { outboxRowGame, type OutboxKind, type OutboxPayload } from './notifications.ts';
 import type { GameDefinition } from './registry.ts';
 
 /**
@@ -149,7 +149,7 @@ export const WRITE_CHANGE: Statement = {
       WHERE v.kind <> 'dm-edit' OR v.payload->>'mode' IS DISTINCT FROM 'retire'
         OR EXISTS (SELECT 1 FROM seated x WHERE x.player_id = v.payload->>'userId' AND x.dm_live AND x.dm_message_id IS NOT NULL)
         OR EXISTS (SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.kind IN ('dm', 'dm-edit') AND o.payload->>'userId' = v.payload->>'userId'
-          AND COALESCE(o.payload->>'gameId', o.payload->'notification'->>'gameId') = ($1::int)::text)
+          AND ${outboxRowGame('o')} = ($1::int)::text)
       ORDER BY v.i
     ), released AS (
       UPDATE assets SET locked_by_game_id = NULL, updated_at = $3::timestamp(3) WHERE $11::boolean AND locked_by_game_id = $1::int

@@ -96,6 +96,14 @@ export const outboxPayloadSchemas = {
   /** A cycle's leaderboard, rendered from the database at delivery. */
   leaderboard: z.object({ channelId: z.string(), cycleId: z.number().int(), kind: z.string() }),
 } as const;
+/**
+ * SQL: the game of outbox row `alias` (a DM carries it in its notification). The statements that
+ * look up a game's pending rows (a move's write, a turn DM's target, the claim's retire test) name
+ * the game with this expression, the one the partial index `outbox_pending_game_idx` is built on
+ * (prisma/migrations/20261128020000_pending_rows_by_game), so that the index serves them.
+ */
+export const outboxRowGame = (alias: string): string => `COALESCE(${alias}.payload->>'gameId', ${alias}.payload->'notification'->>'gameId')`;
+
 export type OutboxKind = keyof typeof outboxPayloadSchemas;
 export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof outboxPayloadSchemas)[K]>;
 

@@ -114,7 +114,7 @@ describe('the migrated database matches schema.prisma', () => {
   // Indexes schema.prisma cannot declare (on an expression, or partial), made by the SQL migrations:
   // each with the statements that rely on it. The query above does not see them (no column).
   const SQL_ONLY_INDEXES = [
-    // A game's pending outbox rows: every move's write (src/services/changes.ts) and a turn DM's target read (src/bot/deliver.ts).
+    // A game's pending outbox rows (outboxRowGame, src/services/notifications.ts): every move's write, a turn DM's target read, the claim's retire test.
     "outbox:outbox_pending_game_idx:CREATE INDEX outbox_pending_game_idx ON public.outbox USING btree (COALESCE((payload ->> 'gameId'::text), ((payload -> 'notification'::text) ->> 'gameId'::text))) WHERE (status = 'pending'::text)",
   ];
 
