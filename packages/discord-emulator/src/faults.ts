@@ -9,13 +9,22 @@ export interface FaultSpec {
   /** "POST /channels/:id/messages", "PATCH /webhooks/:app/:token/messages/:id", "* /channels/:id/messages" or "*". */
   route: string;
   /**
-   * The error to answer with; omitted with `delayMs`: the request succeeds as usual, but its answer
-   * reaches the bot only after `delayMs` (network latency, e.g. to open the window between a reply
-   * being visible to users and the bot learning its message id).
+   * The error to answer with; omitted with `delayMs` or `arriveAfterMs`, the request succeeds as
+   * usual, late: give exactly one of the three.
    */
   status?: 429 | 500 | 502 | 503;
-  /** Holds the (successful) answer back this long, in milliseconds. */
+  /**
+   * The request is handled at once, but its answer reaches the bot only this many milliseconds later
+   * (network latency on the way back, e.g. to open the window between a reply being visible to users
+   * and the bot learning its message id).
+   */
   delayMs?: number;
+  /**
+   * The request reaches Discord only this many milliseconds after it was sent, and is handled then
+   * (network latency on the way there): a request sent later, on another connection, can overtake
+   * it, e.g. an interaction's answer that edits a message before an edit of it sent earlier.
+   */
+  arriveAfterMs?: number;
   /** 429 only: seconds to wait (float, as Discord's retry_after). Default 0.05. */
   retryAfter?: number;
   /** 429 only: a global rate limit instead of a per-route one. */
@@ -24,11 +33,12 @@ export interface FaultSpec {
   count?: number;
 }
 
-export interface QueuedFault extends Required<Omit<FaultSpec, 'retryAfter' | 'global' | 'status' | 'delayMs'>> {
+export interface QueuedFault extends Required<Omit<FaultSpec, 'retryAfter' | 'global' | 'status' | 'delayMs' | 'arriveAfterMs'>> {
   id: number;
   /** null: a delay, not an error. */
   status: 429 | 500 | 502 | 503 | null;
   delayMs: number;
+  arriveAfterMs: number;
   retryAfter: number;
   global: boolean;
   /** How many times this fault has fired. */
@@ -45,6 +55,7 @@ export class Faults {
       route: spec.route,
       status: spec.status ?? null,
       delayMs: spec.delayMs ?? 0,
+      arriveAfterMs: spec.arriveAfterMs ?? 0,
       retryAfter: spec.retryAfter ?? 0.05,
       global: spec.global ?? false,
       count: spec.count ?? 1,
@@ -60,15 +71,15 @@ export class Faults {
 
   /**
    * The first queued fault matching this request, consuming one use of it: `{ reply }` for an
-   * injected error, `{ delayMs }` for a request to handle normally and answer late.
+   * injected error, `{ delayMs, arriveAfterMs }` for a request to handle normally, late.
    */
-  take(method: string, path: string): { reply: Reply } | { delayMs: number } | undefined {
+  take(method: string, path: string): { reply: Reply } | { delayMs: number; arriveAfterMs: number } | undefined {
     const i = this.queue.findIndex((f) => routePatternMatches(f.route, method, path));
     const fault = i >= 0 ? this.queue[i] : undefined;
     if (!fault) return undefined;
     fault.fired++;
     if (fault.fired >= fault.count) this.queue.splice(i, 1);
-    if (fault.status === null) return { delayMs: fault.delayMs };
+    if (fault.status === null) return { delayMs: fault.delayMs, arriveAfterMs: fault.arriveAfterMs };
     return { reply: this.errorReply({ ...fault, status: fault.status }, method) };
   }
 

@@ -117,7 +117,10 @@ export class RestApi {
         }
         return true;
       }
-      if (fault) delayMs = fault.delayMs;
+      if (fault) {
+        delayMs = fault.delayMs;
+        if (fault.arriveAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.arriveAfterMs));
+      }
       const match = this.router.match(method, path);
       if (match === undefined) throw Errors.notFound();
       if (match === 'methodNotAllowed') throw Errors.methodNotAllowed();

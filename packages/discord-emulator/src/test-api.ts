@@ -84,10 +84,13 @@ export const schemas = {
     route: z.string().min(1),
     status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional(),
     delayMs: z.number().int().min(1).max(60_000).optional(),
+    arriveAfterMs: z.number().int().min(1).max(60_000).optional(),
     retryAfter: z.number().min(0).max(60).optional(),
     global: z.boolean().optional(),
     count: z.number().int().min(1).max(1000).optional(),
-  }).refine((f) => (f.status === undefined) !== (f.delayMs === undefined), { message: 'give either status (an error) or delayMs (a late answer)' }),
+  }).refine((f) => [f.status, f.delayMs, f.arriveAfterMs].filter((x) => x !== undefined).length === 1, {
+    message: 'give one of status (an error), delayMs (a late answer) or arriveAfterMs (a late request)',
+  }),
   setOverwrite: z
     .object({ channel: ref, ...overwriteTarget, allow: z.array(permissionName).default([]), deny: z.array(permissionName).default([]) })
     .refine(oneTarget, oneTargetMessage),

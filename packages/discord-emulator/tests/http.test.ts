@@ -162,6 +162,22 @@ describe('REST surface', () => {
     await h.emu.clearFaults();
   });
 
+  it('a request that arrives late is handled when it arrives: a later one overtakes it; delays and errors are one of a kind', async () => {
+    const channel = (await h.client.channels.fetch(h.emulator.channels.general)) as TextChannel;
+    const m = await channel.send('first text');
+    await h.emu.addFault({ route: `PATCH /channels/:id/messages/${m.id}`, arriveAfterMs: 400 });
+    const late = fetch(`${api}/channels/${m.channelId}/messages/${m.id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: 'sent first' }) });
+    await expect.poll(async () => (await h.emu.faults()).faults.length, { interval: 10 }).toBe(0);
+    const overtaking = await fetch(`${api}/channels/${m.channelId}/messages/${m.id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: 'sent second' }) });
+    expect(overtaking.status).toBe(200);
+    expect(h.emulator.state.messages.get(m.id)?.content).toBe('sent second');
+    expect((await late).status).toBe(200);
+    expect(h.emulator.state.messages.get(m.id)?.content).toBe('sent first');
+    const both = await fetch(`${h.emulator.url}/_test/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: '*', delayMs: 10, arriveAfterMs: 10 }) });
+    expect(both.status).toBe(400);
+    expect(await both.text()).toMatch(/one of status/);
+  });
+
   it('accepts file uploads and serves them back', async () => {
     const channel = (await h.client.channels.fetch(h.emulator.channels.general)) as TextChannel;
     const m = await channel.send({ content: 'the board', files: [{ attachment: Buffer.from('hello board'), name: 'board.txt' }] });
