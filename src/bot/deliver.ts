@@ -362,20 +362,29 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   private async board(row: Outbox, p: OutboxPayload<'board'>, shownAtClaim: string | null): Promise<string> {
+    // Whether `board_version` can be trusted to say what the board shows. Not after an edit of ours
+    // that the game outran: a click's answer may have shown the newer board before our edit reached
+    // Discord and replaced it, and that click's mark still says the board is current. Nor on a retry
+    // (the claim's second attempt or later), for the same reason: the attempt before may have sent
+    // such an edit and stopped (a crash, a lapsed lease) before it could look again. Then the board
+    // is rendered and edited again, whatever `board_version` says; the last edit standing is of the
+    // game as it is.
+    let trusted = row.attempts < 2;
     // The claim found the board showing the game's version (the click's answer edited it): a later
     // change of the game wrote a board row of its own, so this one has nothing left to do.
-    if (shownAtClaim) return `up-to-date:${shownAtClaim}`;
+    if (shownAtClaim && trusted) return `up-to-date:${shownAtClaim}`;
     // Render, edit, then check that nobody changed the game meanwhile; if they did, render again.
-    // Edits are whole renders of the latest state, so the last edit standing is always current.
     for (let pass = 0; pass < 5; pass++) {
-      // Most board rows find the board already edited by the click's own reply: check cheaply first.
-      const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
-      if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
-      // A newer change of the game queued its own board row (waiting, if a click's answer shows
-      // that board): it renders the board as it is then, so this one has nothing left to do.
-      if (pass === 0 && (await this.newerBoardRow(row.id, p.gameId))) return 'superseded';
+      if (trusted) {
+        // Most board rows find the board already edited by the click's own reply: check cheaply first.
+        const shown = await this.ctx.db.game.findUnique({ where: { id: p.gameId }, select: { version: true, boardVersion: true, boardMessageId: true } });
+        if (shown && shown.boardMessageId && shown.boardVersion >= shown.version) return `up-to-date:${shown.boardMessageId}`;
+        // A newer change of the game queued its own board row (waiting, if a click's answer shows
+        // that board): it renders the board as it is then, so this one has nothing left to do.
+        if (pass === 0 && (await this.newerBoardRow(row.id, p.gameId))) return 'superseded';
+      }
       const { payload, game } = await renderBoard(this.ctx, this.games, p.gameId);
-      if (game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
+      if (trusted && game.boardVersion >= game.version && game.boardMessageId) return `up-to-date:${game.boardMessageId}`;
       // Discord would refuse it (the gateway's cache says what the bot lacks there): no call, the
       // game goes on from DMs until a later change finds the channel usable again.
       // (Editing its own board needs no Send Messages: only what the board itself needs.)
@@ -413,6 +422,7 @@ export class DiscordDeliverer implements Deliverer {
       if (game.boardBlocked !== null) await unblockBoard(this.ctx, game.id, game.channelId);
       const now = await this.ctx.db.game.findUnique({ where: { id: game.id }, select: { version: true } });
       if (!now || now.version === game.version) return messageId;
+      trusted = false;
     }
     throw new DeliveryError(`board of game ${p.gameId} kept changing while being edited`, true);
   }

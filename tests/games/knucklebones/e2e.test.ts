@@ -2,6 +2,7 @@ import type { APIMessage } from 'discord.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KnucklebonesState } from '../../../src/games/knucklebones/engine/index.ts';
+import { BOARD_BY_REPLY_GRACE_MS } from '../../../src/services/changes.ts';
 import { button, buttons, EPHEMERAL, startHarness, text, type Harness } from '../../helpers/harness.ts';
 
 /**
@@ -259,6 +260,74 @@ describe('Knucklebones through the emulator and the real discord.js client', () 
     const boards = msgs.filter((m) => buttons(m).some((b) => b.custom_id?.startsWith(`kb:place:${game.id}:`)));
     expect(boards.map((m) => m.id)).toEqual([game.boardMessageId]);
     await resignGame(game.id, 'dave');
+  });
+
+  it('an edit of the board that reaches Discord after a newer click’s answer is followed by another: the board ends showing the game', async () => {
+    const { gameId, board } = await challengeAndAccept('carol', 'dave');
+    const { game: g0 } = await gameState(gameId);
+    // The version each edit of the board shows, in the order the emulator applied them (its buttons carry it).
+    const shown: number[] = [];
+    const unfollow = h.emulator.state.on((e) => {
+      if (e.type !== 'message.update' || e.message.id !== board.id) return;
+      const id = buttons(e.message as never).find((b) => b.custom_id?.startsWith(`kb:place:${gameId}:`))?.custom_id;
+      if (id) shown.push(Number(id.split(':')[3]));
+    });
+    try {
+      // 1. A click whose answer reaches the bot 4 s late: the players see the new board at once, the
+      //    bot has not recorded it yet, so the move's board row stays due once its grace is over.
+      await h.api.addFault({ route: 'POST /interactions/:id/:token/callback', delayMs: 4000 });
+      let { state } = await gameState(gameId);
+      const first = await h.api.click(alias(state.turn!), board.id, button(board, (b) => b.custom_id?.startsWith('kb:place') ?? false).custom_id!);
+      expect(first.response?.type).toBe(7);
+      // 2. The grace lapses: the outbox edits the board (as the first move left it), and that edit
+      //    reaches Discord 2.5 s after it was sent.
+      await h.api.addFault({ route: `PATCH /channels/${board.channel_id}/messages/${board.id}`, arriveAfterMs: 2500 });
+      const outbox = h.clock.advance(BOARD_BY_REPLY_GRACE_MS + 500);
+      await expect.poll(async () => (await h.api.faults()).faults.length, { timeout: 10_000, interval: 20 }).toBe(0);
+      // 3. Meanwhile the other player clicks the board: their answer edits it first.
+      ({ state } = await gameState(gameId));
+      const now = await boardMessage(gameId);
+      const second = await h.api.click(alias(state.turn!), now.id, button(now, (b) => b.custom_id?.startsWith(`kb:place:${gameId}:${g0.version + 1}:`) ?? false).custom_id!);
+      expect(second.response?.type).toBe(7);
+      await outbox;
+      await h.bot.idle();
+      await h.settle();
+    } finally {
+      unfollow();
+    }
+    const { game } = await gameState(gameId);
+    expect(game.version).toBe(g0.version + 2);
+    // The late edit did land over the newer board (the race this test is about)...
+    const newer = shown.indexOf(game.version);
+    expect(newer, `edits applied: ${shown.join(', ')}`).toBeGreaterThanOrEqual(0);
+    expect(shown.slice(newer + 1), `edits applied: ${shown.join(', ')}`).toContain(game.version - 1);
+    // ...and the board shows the game as it is: the outbox edited it again.
+    expect(shown.at(-1), `edits applied: ${shown.join(', ')}`).toBe(game.version);
+    const final = await boardMessage(gameId);
+    expect(buttons(final).filter((b) => b.custom_id?.startsWith('kb:place')).every((b) => b.custom_id!.startsWith(`kb:place:${gameId}:${game.version}:`))).toBe(true);
+    await resignGame(gameId, 'dave');
+  });
+
+  it('a retried board row edits the board even when the board is marked current: the attempt before may have left an older edit on it', async () => {
+    const { gameId, board } = await challengeAndAccept('carol', 'dave');
+    const { state } = await gameState(gameId);
+    const before = await boardMessage(gameId);
+    const res = await h.api.click(alias(state.turn!), board.id, button(board, (b) => b.custom_id?.startsWith('kb:place') ?? false).custom_id!);
+    expect(res.response?.type).toBe(7);
+    await h.bot.idle();
+    await h.settle();
+    const { game } = await gameState(gameId);
+    expect(game.boardVersion).toBe(game.version); // the click's answer showed the move and recorded it
+    // What a killed process leaves: its edit of the board as it was before the move, landed after the
+    // click's answer, and its board row leased once and never marked sent.
+    await h.bot.client.rest.patch(`/channels/${before.channel_id}/messages/${before.id}`, { body: { content: before.content, embeds: before.embeds, components: before.components } });
+    expect(buttons(await boardMessage(gameId)).find((b) => b.custom_id?.startsWith('kb:place'))?.custom_id).toMatch(new RegExp(`^kb:place:${gameId}:${game.version - 1}:`));
+    await h.db.prisma.outbox.create({ data: { kind: 'board', payload: { gameId }, attempts: 1, availableAt: h.clock.now() } });
+    await h.settle();
+    const ids = buttons(await boardMessage(gameId)).filter((b) => b.custom_id?.startsWith('kb:place')).map((b) => b.custom_id!);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.startsWith(`kb:place:${gameId}:${game.version}:`)), ids.join(' ')).toBe(true);
+    await resignGame(gameId, 'dave');
   });
 
   it('typed moves, games, view, forfeit with confirmation', async () => {
