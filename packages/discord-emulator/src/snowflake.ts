@@ -22,6 +22,9 @@ export function isSnowflake(value: unknown): value is string {
 
 /** Compares two snowflakes numerically (they are not fixed width). */
 export function compareSnowflakes(a: string, b: string): number {
+  // Digit strings of one length compare as text; without leading zeros, the longer is the larger.
+  if (a.length === b.length) return a < b ? -1 : a > b ? 1 : 0;
+  if (a[0] !== '0' && b[0] !== '0') return a.length < b.length ? -1 : 1;
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;

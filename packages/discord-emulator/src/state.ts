@@ -478,8 +478,10 @@ export class EmulatorState {
     const message: MessageRecord = { ...input, id, timestamp: this.nowIso(), editedTimestamp: null, reactions: [], pinned: false };
     this.messages.set(id, message);
     const list = this.channelMessages.get(message.channelId) ?? [];
-    list.push(id);
-    list.sort(compareSnowflakes);
+    // Kept in id order: a new message's id is the newest but for one given by the caller (a restore).
+    let at = list.length;
+    while (at > 0 && compareSnowflakes(list[at - 1]!, id) > 0) at--;
+    list.splice(at, 0, id);
     this.channelMessages.set(message.channelId, list);
     const channel = this.channels.get(message.channelId);
     if (channel && message.visibleTo === null) channel.lastMessageId = id;
