@@ -4,6 +4,7 @@ import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { UserError } from '../../src/services/errors.ts';
 import { playMove } from '../../src/services/games.ts';
+import { readGame } from '../../src/services/game-store.ts';
 import { verifyGame } from '../../src/services/replay.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { testContext } from '../helpers/context.ts';
@@ -47,7 +48,8 @@ describe('load: 200 concurrent games', () => {
 
     async function player(gameId: number) {
       for (let attempt = 0; attempt < 200; attempt++) {
-        const g = await db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+        // The bot's own read of a clicked game (one prepared statement on plain pg).
+        const g = (await readGame(ctx, gameId))!;
         const st = g.state as unknown as KnucklebonesState;
         if (st.outcome) return;
         await new Promise((r) => setTimeout(r, rnd() * 5)); // click at a random moment
