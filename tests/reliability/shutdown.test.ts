@@ -133,10 +133,11 @@ function processGroup(pgid: number): number[] {
  * signal to npm's pid only (`kill <pid>`), or to the whole group (Ctrl-C in a terminal). npm forwards
  * the signal to the command of the start script; when a shell ran that command and node was the
  * shell's child, the shell died of the signal, npm exited, and node, orphaned, kept serving.
- * With the embedded database and a data folder of the test's own, as on a fresh clone.
+ * With the embedded database in `dir`: the first case starts on a fresh folder, as on a fresh clone,
+ * the second on what the first left, as a developer's next `npm start` (the embedded database's
+ * first start is most of a start's CPU, and it is not what these cases are about).
  */
-async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIGINT') {
-  const dir = mkdtempSync(path.join(tmpdir(), 'stonehall-npm-start-'));
+async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIGINT', dir: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, DISCORD_TOKEN: '', EMULATOR_PORT: '0', LOG_LEVEL: 'info', STONEHALL_DATA_DIR: dir };
   delete env.DATABASE_URL;
   // Not npm's own variables of the npm that runs vitest: the npm below reads its own.
@@ -163,18 +164,19 @@ async function npmStartAndStop(target: 'npm' | 'group', signal: 'SIGTERM' | 'SIG
     try {
       process.kill(-npmPid, 'SIGKILL');
     } catch {}
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe('stopping npm start as a process manager does', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stonehall-npm-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const cases = [
     { target: 'npm', signal: 'SIGTERM', how: 'SIGTERM to npm\'s pid (systemd, Docker, pm2, kill)' },
     { target: 'group', signal: 'SIGINT', how: 'SIGINT to the process group (Ctrl-C in a terminal)' },
   ] as const;
   for (const { target, signal, how } of cases) {
     it(`${how}: every process is gone within 10 s, the bot stopped cleanly and its port is free`, async () => {
-      const r = await npmStartAndStop(target, signal);
+      const r = await npmStartAndStop(target, signal, dir);
       expect(r.code, r.output).toBe(0);
       expect(r.after, `still running after 10 s: ${r.after.join(', ')}\n${r.output}`).toEqual([]);
       expect(alive(r.botPid)).toBe(false);
