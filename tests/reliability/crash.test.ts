@@ -3,7 +3,7 @@ import { games as registry } from '../../src/games/index.ts';
 import { OffsetClock } from '../../src/clock.ts';
 import { silentLogger } from '../../src/log.ts';
 import { verifyGame } from '../../src/services/replay.ts';
-import { botMessages, clickOnce, PAIRS, startGame, startWorld, until, type World } from './support.ts';
+import { botMessages, clickOnce, PAIRS, startGame, startWorld, stuckReport, until, type World } from './support.ts';
 
 /**
  * Stonehall as a real process, killed with SIGKILL at random moments while games are played and
@@ -115,7 +115,7 @@ describe('crash safety: SIGKILL at random points', () => {
     let seed = 0;
     for (;;) {
       if (down) await restarted;
-      expect(idle, 'rounds in a row without a move: the games are stuck').toBeLessThan(200);
+      expect(idle, idle < 200 ? '' : `rounds in a row without a move: the games are stuck\n${await stuckReport(w, games, bot.log)}`).toBeLessThan(200);
       const results = await Promise.all(games.map((g) => clickOnce(w, g, seed++, restarted)));
       if (results.every((r) => r.over)) break;
       if (results.some((r) => r.type === 7 || r.late)) {

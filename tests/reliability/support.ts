@@ -119,3 +119,27 @@ export function botMessages(w: World): Array<APIMessage & { nonce: string | numb
     .filter((m) => m.authorId === w.emulator.botUserId)
     .map((m) => ({ id: m.id, content: m.content, nonce: m.nonce, channelId: m.channelId }) as never);
 }
+
+/**
+ * What a stuck game looks like, for a failure message: each unfinished game's version and whose turn
+ * it is, the version its board shows (from its buttons), and its outbox rows not yet sent, with the
+ * bot's last log lines. A game that stops taking clicks is otherwise a mystery after the fact.
+ */
+export async function stuckReport(w: World, gameIds: number[], log: string[]): Promise<string> {
+  const lines: string[] = [];
+  for (const id of gameIds) {
+    const g = await w.db.prisma.game.findUniqueOrThrow({ where: { id } });
+    if (g.status !== 'active') continue;
+    const board = g.boardMessageId ? w.emulator.state.messages.get(g.boardMessageId) : undefined;
+    const ids = ((board?.components[0] as { components?: Array<{ custom_id?: string; disabled?: boolean }> } | undefined)?.components ?? []).map((b) => `${b.custom_id}${b.disabled ? ' (disabled)' : ''}`);
+    const rows = await w.db.sql.query<Record<string, unknown>>(
+      `SELECT id::text, kind, status, attempts, available_at::text, lease_until::text, result, last_error FROM outbox
+        WHERE status <> 'sent' AND COALESCE(payload->>'gameId', payload->'notification'->>'gameId') = $1 ORDER BY id`,
+      [String(id)],
+    );
+    lines.push(`game ${id}: version ${g.version}, board_version ${g.boardVersion}, turn ${w.alias[(g.state as { turn?: string }).turn ?? ''] ?? '?'}; board ${g.boardMessageId ?? 'none'} shows ${ids.join(', ') || 'no buttons'}`);
+    for (const r of rows) lines.push(`  outbox ${JSON.stringify(r)}`);
+  }
+  return [...lines, 'the bot process\'s last log lines:', ...log.slice(-30)].join('\n');
+}
+
