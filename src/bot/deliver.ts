@@ -1,6 +1,6 @@
 import { DiscordAPIError, HTTPError, RESTJSONErrorCodes, Routes, type APIChannel, type APIGuild, type APIMessage, type Client } from 'discord.js';
 import type { Outbox } from '../generated/prisma/client.ts';
-import { DeliveryError, type ClaimHints, type Deliverer } from '../outbox/dispatcher.ts';
+import { DeliveryError, isRetry, type ClaimHints, type Deliverer } from '../outbox/dispatcher.ts';
 import { query, type Statement } from '../db/hot.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { leaderboardText, standings } from '../services/leaderboard.ts';
@@ -369,10 +369,11 @@ export class DiscordDeliverer implements Deliverer {
     // such an edit and stopped (a crash, a lapsed lease) before it could look again. Then the board
     // is rendered and edited again, whatever `board_version` says; the last edit standing is of the
     // game as it is.
-    let trusted = row.attempts < 2;
+    let trusted = !isRetry(row);
     // The claim found the board showing the game's version (the click's answer edited it): a later
-    // change of the game wrote a board row of its own, so this one has nothing left to do.
-    if (shownAtClaim && trusted) return `up-to-date:${shownAtClaim}`;
+    // change of the game wrote a board row of its own, so this one has nothing left to do. (The
+    // claim gives no board for a retried row.)
+    if (shownAtClaim) return `up-to-date:${shownAtClaim}`;
     // Render, edit, then check that nobody changed the game meanwhile; if they did, render again.
     for (let pass = 0; pass < 5; pass++) {
       if (trusted) {

@@ -98,7 +98,15 @@ interface ClaimedRow {
 }
 
 /** What the claim read with a row: a board row's board, a retire row's test; nothing for the others. */
-const hintsOf = (r: ClaimedRow): ClaimHints => (r.kind === 'board' ? { boardShown: r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {});
+/**
+ * A row claimed before (its second attempt or later): an earlier attempt may have delivered part of
+ * it and stopped. A retried board row does not trust `board_version` (src/bot/deliver.ts `board`):
+ * its board may show that attempt's edit, landed after a newer click's answer.
+ */
+export const isRetry = (row: { attempts: number }): boolean => row.attempts > 1;
+
+const hintsOf = (r: ClaimedRow): ClaimHints =>
+  r.kind === 'board' ? { boardShown: isRetry(r) ? null : r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {};
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
   id: BigInt(r.id),

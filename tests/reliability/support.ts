@@ -2,6 +2,7 @@ import type { APIMessage } from 'discord.js';
 import { deployCommands } from '../../commands/deploy.ts';
 import { silentLogger } from '@stonehall/discord-emulator';
 import { startDemoEmulator, type DemoEmulator } from '../../src/dev/demo-server.ts';
+import { outboxRowGame } from '../../src/services/notifications.ts';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
 import { BotProcess } from '../helpers/bot-process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -90,6 +91,11 @@ export async function startGame(w: World, a: string, b: string): Promise<number>
   return ch.gameId!;
 }
 
+/** The buttons of a board's first row (a Knucklebones board's columns). */
+function firstRow(board: { components: unknown[] }): Array<{ custom_id?: string; disabled?: boolean }> {
+  return (board.components[0] as { components?: Array<{ custom_id?: string; disabled?: boolean }> } | undefined)?.components ?? [];
+}
+
 /**
  * One click by whoever is to move, on the current board. Returns the emulator's answer type or null.
  * `moveOn`, when it settles before the answer, ends the wait: the answer is then `late` (a click
@@ -101,8 +107,7 @@ export async function clickOnce(w: World, gameId: number, pickSeed: number, move
   if (st.outcome) return { type: null, over: true };
   const board = [...w.emulator.state.messages.values()].find((m) => m.id === g.boardMessageId);
   if (!board) return { type: null, over: false };
-  const row = board.components[0] as unknown as { components?: Array<{ custom_id?: string; disabled?: boolean }> } | undefined;
-  const open = (row?.components ?? []).filter((b) => b.custom_id?.startsWith('kb:place') && !b.disabled);
+  const open = firstRow(board).filter((b) => b.custom_id?.startsWith('kb:place') && !b.disabled);
   if (open.length === 0) return { type: null, over: false };
   const pick = open[pickSeed % open.length]!;
   const answer = w.emulator.client.click(w.alias[st.turn!]!, board.id, pick.custom_id!).then(
@@ -131,10 +136,10 @@ export async function stuckReport(w: World, gameIds: number[], log: string[]): P
     const g = await w.db.prisma.game.findUniqueOrThrow({ where: { id } });
     if (g.status !== 'active') continue;
     const board = g.boardMessageId ? w.emulator.state.messages.get(g.boardMessageId) : undefined;
-    const ids = ((board?.components[0] as { components?: Array<{ custom_id?: string; disabled?: boolean }> } | undefined)?.components ?? []).map((b) => `${b.custom_id}${b.disabled ? ' (disabled)' : ''}`);
+    const ids = (board ? firstRow(board) : []).map((b) => `${b.custom_id}${b.disabled ? ' (disabled)' : ''}`);
     const rows = await w.db.sql.query<Record<string, unknown>>(
       `SELECT id::text, kind, status, attempts, available_at::text, lease_until::text, result, last_error FROM outbox
-        WHERE status <> 'sent' AND COALESCE(payload->>'gameId', payload->'notification'->>'gameId') = $1 ORDER BY id`,
+        WHERE status <> 'sent' AND ${outboxRowGame('outbox')} = $1 ORDER BY id`,
       [String(id)],
     );
     lines.push(`game ${id}: version ${g.version}, board_version ${g.boardVersion}, turn ${w.alias[(g.state as { turn?: string }).turn ?? ''] ?? '?'}; board ${g.boardMessageId ?? 'none'} shows ${ids.join(', ') || 'no buttons'}`);
