@@ -2,7 +2,8 @@ import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type 
 import { acceptChallenge, declineChallenge } from '../services/challenges.ts';
 import { askRematch } from '../services/rematch.ts';
 import { UserError } from '../services/errors.ts';
-import { getGame, markBoardRendered, resign } from '../services/games.ts';
+import { markBoardRendered } from '../services/board-marks.ts';
+import { getGame, resign } from '../services/games.ts';
 import { nudge } from '../services/nudges.ts';
 import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';

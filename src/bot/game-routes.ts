@@ -1,6 +1,7 @@
 import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
-import { getGame, markBoardRendered, playMove, previewMoves, type GameInfo, type GameSnapshot, type MoveResult } from '../services/games.ts';
+import { markBoardRendered } from '../services/board-marks.ts';
+import { getGame, playMove, previewMoves, type GameInfo, type GameSnapshot, type MoveResult } from '../services/games.ts';
 import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
 import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';

@@ -1,5 +1,6 @@
 import { ButtonStyle, ComponentType, MessageFlags, type APIButtonComponent, type ChatInputCommandInteraction, type MessageComponentInteraction } from 'discord.js';
-import { getGame, markBoardRendered } from '../services/games.ts';
+import { markBoardRendered } from '../services/board-marks.ts';
+import { getGame } from '../services/games.ts';
 import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
 import { toDiscord, updateOwned } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';

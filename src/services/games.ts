@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RuleError, type Outcome, type PlayerId } from '../kernel/types.ts';
 import type { Tx } from '../db/client.ts';
-import { poolOf, query } from '../db/hot.ts';
+import { poolOf } from '../db/hot.ts';
 import { commitChange, commitChangeOn, pgStore, prismaStore, queue, runAutopilot, type ChangeStore, type Committed, type Step } from './changes.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
@@ -413,21 +413,6 @@ export async function latestGame(ctx: ServiceContext, input: { guildId: string; 
   });
   return g?.id ?? null;
 }
-
-/** Records that the board message shows `version` (skips a redundant outbox edit). */
-export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
-  // Never waits behind the next click's lock on the game row: if a move holds it, that move's own
-  // answer records a newer board (or, failing that, its board row edits the board).
-  await query(ctx.db, MARK_BOARD_RENDERED, [version, messageId, gameId]);
-}
-
-/** Every click on a board records it: prepared on plain pg (src/db/hot.ts `query`). */
-const MARK_BOARD_RENDERED = {
-  name: 'stonehall-mark-board',
-  text: `UPDATE games SET board_version = $1::int, board_message_id = $2::text
-    WHERE id = (SELECT id FROM games WHERE id = $3::int FOR NO KEY UPDATE SKIP LOCKED)
-      AND board_version < $1::int AND (board_message_id = $2::text OR board_message_id IS NULL)`,
-};
 
 /** The move log of a game, for replays and audits. */
 export async function moveLog(ctx: ServiceContext, gameId: number): Promise<Array<{ seq: number; actorId: string; entry: LogEntry }>> {

@@ -9,7 +9,8 @@ import { applyMigrations, readMigrations } from '../../src/db/migrate.ts';
 import { silentLogger } from '../../src/log.ts';
 import { Scheduler } from '../../src/scheduler/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
-import { getGame, markBoardRendered, playMove } from '../../src/services/games.ts';
+import { markBoardRendered } from '../../src/services/board-marks.ts';
+import { getGame, playMove } from '../../src/services/games.ts';
 
 /** `npm start` without DATABASE_URL runs on PGlite: the same migrations and services must work there and keep data. */
 describe('embedded Postgres (PGlite)', () => {

@@ -1,0 +1,117 @@
+import pg, { type Pool } from 'pg';
+import { describe, expect, it } from 'vitest';
+import { poolOf } from '../../src/db/hot.ts';
+import { markBoardRendered } from '../../src/services/board-marks.ts';
+import { getGame } from '../../src/services/games.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
+import { GUILD, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
+
+/**
+ * Board marks are written together: marks made while one is in flight share the next statement,
+ * and each caller learns when its own mark is written.
+ */
+const db = withServiceDb();
+
+/** Counts the mark statements the pool runs. */
+function countMarks(pool: Pool): { statements: number; restore(): void } {
+  const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const counter = {
+    statements: 0,
+    restore: () => void (pool.query = original as Pool['query']),
+  };
+  pool.query = ((...args: unknown[]) => {
+    const q = args[0] as { name?: string };
+    if (q?.name === 'stonehall-mark-boards') counter.statements++;
+    return original(...args);
+  }) as Pool['query'];
+  return counter;
+}
+
+/** `n` games, each in a server of its own (one pair of players has one game of a kind per server). */
+async function newGames(ctx: ServiceContext, n: number) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await twoPlayerGame(ctx, 'knucklebones', { guildId: `${GUILD.slice(0, -3)}${String(next++).padStart(3, '0')}` }));
+  return out;
+}
+let next = 100;
+
+async function shown(gameId: number): Promise<{ boardVersion: number; boardMessageId: string | null }> {
+  return db.prisma.game.findUniqueOrThrow({ where: { id: gameId }, select: { boardVersion: true, boardMessageId: true } });
+}
+
+describe('board marks', () => {
+  it('marks made while one is in flight go out together, and each caller waits for its own', async () => {
+    const ctx = testContext(db);
+    const games = await newGames(ctx, 4);
+    const counter = countMarks(poolOf(db.prisma)!);
+    try {
+      // The first goes out alone; the other six (two of one game) wait for it and share one statement.
+      const marks = [
+        markBoardRendered(ctx, games[0]!.id, 1, 'm0'),
+        markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
+        markBoardRendered(ctx, games[2]!.id, 2, 'm2'),
+        markBoardRendered(ctx, games[2]!.id, 1, 'm2'),
+        markBoardRendered(ctx, games[3]!.id, 3, 'm3'),
+        markBoardRendered(ctx, games[3]!.id, 4, 'm3'),
+        markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
+      ];
+      await Promise.all(marks);
+      expect(counter.statements).toBe(2);
+    } finally {
+      counter.restore();
+    }
+    // The newest version of each game is recorded, whatever the order of its marks.
+    expect(await shown(games[0]!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm0' });
+    expect(await shown(games[1]!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm1' });
+    expect(await shown(games[2]!.id)).toEqual({ boardVersion: 2, boardMessageId: 'm2' });
+    expect(await shown(games[3]!.id)).toEqual({ boardVersion: 4, boardMessageId: 'm3' });
+    // A lone mark goes out at once, on its own.
+    await markBoardRendered(ctx, games[0]!.id, 2, 'm0');
+    expect(await shown(games[0]!.id)).toEqual({ boardVersion: 2, boardMessageId: 'm0' });
+  });
+
+  it('never moves a board back, never records another message, and skips a game a move holds', async () => {
+    const ctx = testContext(db);
+    const [a, b, c] = await newGames(ctx, 3);
+    await Promise.all([markBoardRendered(ctx, a!.id, 3, 'ma'), markBoardRendered(ctx, b!.id, 1, 'mb')]);
+    // Older than what is recorded; another message than the board's.
+    await Promise.all([markBoardRendered(ctx, a!.id, 2, 'ma'), markBoardRendered(ctx, b!.id, 2, 'other')]);
+    expect(await shown(a!.id)).toEqual({ boardVersion: 3, boardMessageId: 'ma' });
+    expect(await shown(b!.id)).toEqual({ boardVersion: 1, boardMessageId: 'mb' });
+
+    // A transaction holds c's row (as a move does): the batch does not wait for it, and still
+    // records the other game it carries.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM games WHERE id = $1 FOR UPDATE', [c!.id]);
+      await Promise.all([markBoardRendered(ctx, c!.id, 1, 'mc'), markBoardRendered(ctx, a!.id, 4, 'ma')]);
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    expect(await shown(c!.id)).toEqual({ boardVersion: -1, boardMessageId: null });
+    expect(await shown(a!.id)).toEqual({ boardVersion: 4, boardMessageId: 'ma' });
+    expect((await getGame(ctx, c!.id, c!.guildId)).game.boardVersion).toBe(-1);
+  });
+
+  it('a failed statement fails every mark it carried, and the next marks go out again', async () => {
+    const ctx = testContext(db);
+    const [game] = await newGames(ctx, 1);
+    const pool = poolOf(db.prisma)!;
+    const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    let failures = 1;
+    pool.query = ((...args: unknown[]) => {
+      if ((args[0] as { name?: string })?.name === 'stonehall-mark-boards' && failures-- > 0) return Promise.reject(new Error('connection lost'));
+      return original(...args);
+    }) as Pool['query'];
+    try {
+      await expect(markBoardRendered(ctx, game!.id, 1, 'm')).rejects.toThrow('connection lost');
+      await markBoardRendered(ctx, game!.id, 1, 'm');
+    } finally {
+      pool.query = original as Pool['query'];
+    }
+    expect(await shown(game!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm' });
+  });
+});
