@@ -11,6 +11,11 @@ import type { ServiceContext } from './context.ts';
  * many clicks and a quiet one waits for nothing. Each caller's promise settles when the statement
  * that carries its mark has run, as if it had run its own.
  *
+ * A board that must be drawn again although no move was made (a vacation shows on it) has
+ * `board_version` BOARD_REDRAW until the outbox's board row has drawn it: no mark overwrites that,
+ * so a click's mark that arrives late (after the vacation) cannot make the board row believe the
+ * board already shows the vacation. Such a mark is dropped, and the board row edits the board.
+ *
  * Marks of one game in one batch: the newest version is written. A mark is only ever a hint that
  * saves an edit (the board row edits the board when it is missing), so a mark skipped here (the
  * game's row locked by a move, or an older mark of a board reposted meanwhile) costs at most one
@@ -21,6 +26,12 @@ export async function markBoardRendered(ctx: ServiceContext, gameId: number, ver
   if (!marks) batchers.set(ctx.db, (marks = new BoardMarks(ctx.db)));
   return marks.mark(gameId, version, messageId);
 }
+
+/**
+ * `board_version` of a board that must be drawn again whatever the game's version (below the -1 of a
+ * board never drawn, and below any version, so the board row finds the board not current).
+ */
+export const BOARD_REDRAW = -2;
 
 /** One batcher per database client (the tests run several bots in one process). */
 const batchers = new WeakMap<object, BoardMarks>();
@@ -37,7 +48,7 @@ const MARK_BOARDS: Statement = {
     free AS (SELECT g.id FROM games g WHERE g.id IN (SELECT id FROM v) FOR NO KEY UPDATE SKIP LOCKED)
     UPDATE games g SET board_version = v.version, board_message_id = v.message_id
     FROM v WHERE g.id = v.id AND g.id IN (SELECT id FROM free)
-      AND g.board_version < v.version AND (g.board_message_id = v.message_id OR g.board_message_id IS NULL)`,
+      AND g.board_version < v.version AND g.board_version <> ${BOARD_REDRAW} AND (g.board_message_id = v.message_id OR g.board_message_id IS NULL)`,
 };
 
 interface Queued {

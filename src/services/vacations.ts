@@ -3,6 +3,7 @@ import type { Vacation } from '../generated/prisma/client.ts';
 import type { ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { inTransaction, lockGame } from './game-store.ts';
+import { BOARD_REDRAW } from './board-marks.ts';
 import { enqueue } from './notifications.ts';
 import { ensureGuild, ensurePlayers } from './settings.ts';
 
@@ -81,8 +82,9 @@ export async function takeVacation(
       await tx.$executeRaw`
         UPDATE jobs SET due_at = due_at + make_interval(secs => ${ms / 1000})
         WHERE game_id = ${id} AND status = 'pending' AND kind IN ('timer', 'timer-reminder') AND payload->>'player' = ${input.player.id}`;
-      // The board shows the vacation: render it again although no move was made.
-      await tx.game.update({ where: { id }, data: { boardVersion: Math.min(game.boardVersion, game.version - 1) } });
+      // The board shows the vacation: render it again although no move was made (and no click's
+      // late mark may say it is drawn, src/services/board-marks.ts).
+      await tx.game.update({ where: { id }, data: { boardVersion: BOARD_REDRAW } });
       await enqueue(tx, 'board', { gameId: id }, now);
       if (deadline) await enqueue(tx, 'dm-edit', { gameId: id, userId: input.player.id, mode: 'refresh', version: game.version }, now);
       const title = `${ctx.games.title(game.kind)} #${id}`;
@@ -124,7 +126,7 @@ export async function endVacation(tx: Tx, ctx: ServiceContext, payload: unknown)
       AND seats.vacation_until IS NOT NULL AND seats.vacation_until <= ${now}
     RETURNING seats.game_id`;
   for (const { game_id } of seats) {
-    await tx.$executeRaw`UPDATE games SET board_version = LEAST(board_version, version - 1) WHERE id = ${game_id} AND status = 'active'`;
+    await tx.$executeRaw`UPDATE games SET board_version = ${BOARD_REDRAW} WHERE id = ${game_id} AND status = 'active'`;
     await enqueue(tx, 'board', { gameId: game_id }, now);
   }
   return `ended:${seats.length}`;

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { poolOf } from '../../src/db/hot.ts';
 import { markBoardRendered } from '../../src/services/board-marks.ts';
 import { getGame } from '../../src/services/games.ts';
+import { takeVacation } from '../../src/services/vacations.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
-import { GUILD, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
+import { alice, GUILD, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
  * Board marks are written together: marks made while one is in flight share the next statement,
@@ -94,6 +95,29 @@ describe('board marks', () => {
     expect(await shown(c!.id)).toEqual({ boardVersion: -1, boardMessageId: null });
     expect(await shown(a!.id)).toEqual({ boardVersion: 4, boardMessageId: 'ma' });
     expect((await getGame(ctx, c!.id, c!.guildId)).game.boardVersion).toBe(-1);
+  });
+
+  it('a mark that arrives after a vacation asked for the board to be drawn again does not stop that', async () => {
+    const ctx = testContext(db);
+    const [game] = await newGames(ctx, 1);
+    await markBoardRendered(ctx, game!.id, 0, 'mv');
+    expect(await shown(game!.id)).toEqual({ boardVersion: 0, boardMessageId: 'mv' });
+    // A click answered with the board of version 1, and its mark is still on its way when the
+    // player takes a vacation (which the board must show: a board row is written).
+    await db.prisma.game.update({ where: { id: game!.id }, data: { version: 1 } });
+    await takeVacation(ctx, { guildId: game!.guildId, player: alice, days: 2 });
+    const rows = () => db.prisma.outbox.count({ where: { kind: 'board', status: 'pending', payload: { path: ['gameId'], equals: game!.id } } });
+    expect(await rows()).toBeGreaterThan(0);
+    await markBoardRendered(ctx, game!.id, 1, 'mv');
+    // The board row still finds the board not current (board_version below the version), and draws it.
+    const after = await shown(game!.id);
+    expect(after.boardVersion).toBeLessThan(1);
+    const claimable = await db.sql.query<{ n: string }>(
+      `SELECT count(*) AS n FROM outbox o JOIN games g ON g.id = (o.payload->>'gameId')::int
+       WHERE o.kind = 'board' AND o.status = 'pending' AND g.id = $1 AND g.board_version < g.version`,
+      [game!.id],
+    );
+    expect(Number(claimable[0]!.n)).toBeGreaterThan(0);
   });
 
   it('a failed statement fails every mark it carried, and the next marks go out again', async () => {
