@@ -4,7 +4,8 @@
 // Options: --quick (smaller runs, for a smoke test); --only=engines,clicks,playmove,deadlines,burst,memory (sections);
 // --procs=N: bot processes delivering the burst together (default 1); --pairs=N: the burst's matched pairs.
 // Clicks only: --levels=1,50 (games at once, default 1,5,20,50), --steady=0 (skip the steady-state
-// count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level).
+// count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level),
+// --bot-node-args=a,b (more Node flags for the bot process, e.g. --perf-basic-prof for `perf record -p`).
 import os from 'node:os';
 import { burstBench, printBurst } from './burst.ts';
 import { concurrencyBench } from './concurrency.ts';
@@ -64,7 +65,7 @@ if (section('clicks')) {
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const levels = arg('levels')?.split(',').map(Number) ?? (quick ? [1, 10] : [1, 5, 20, 50]);
   const profDir = process.argv.includes('--cpu-prof') ? mkdtempSync(path.join(tmpdir(), 'stonehall-prof-')) : null;
-  const { levels: results, steady, idleCpuMsPerSecond } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []);
+  const { levels: results, steady, idleCpuMsPerSecond } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []), ...(arg('bot-node-args')?.split(',').filter(Boolean) ?? [])]);
   for (const r of results) {
     out(
       `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
@@ -96,6 +97,7 @@ if (section('clicks')) {
     out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }
   out(`\nThe bot's CPU while idle (no clicks, the outbox drained; its ticks, timers and heartbeat), read over 15 s from its own clock: ${idleCpuMsPerSecond.toFixed(2)} ms a second. A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
+  out(`\nThe bot's CPU per move in the kernel (system time: its socket writes and reads to Postgres and the emulator, timers, memory) and in the process (user time): ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'} ${ms(r.systemMsPerMove)} + ${ms(r.cpuMsPerMove - r.systemMsPerMove)}`).join(', ')}.`);
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
   out(`Click p50 at 1 game / plain-pg floor p50: ${(one.click.p50 / one.floor.p50).toFixed(1)}×, for scale only: a click crosses HTTP and the gateway to the emulator's process and back, the floor does not; goal 1 is measured on playMove (the next section).`);

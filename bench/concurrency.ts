@@ -21,6 +21,8 @@ export interface LevelResult {
   limitedPerMove: number;
   /** The bot process's CPU per delivered move. */
   cpuMsPerMove: number;
+  /** Of which in the kernel (system time: sockets, timers, memory), the rest in the process itself. */
+  systemMsPerMove: number;
   /** The emulator process's CPU per delivered move (Discord's side, for scale). */
   emulatorCpuMsPerMove: number;
   click: ReturnType<typeof summary>;
@@ -196,6 +198,7 @@ export async function concurrencyBench(
         drainMs: (elapsed - clicked) * 1000,
         limitedPerMove: calls / Math.max(1, clicks),
         cpuMsPerMove: cpuMs / Math.max(1, clicks),
+        systemMsPerMove: (sql1.systemMs - sql0.systemMs) / Math.max(1, clicks),
         emulatorCpuMsPerMove: emuCpuMs / Math.max(1, clicks),
         click,
         floor: summary(floorSamples),

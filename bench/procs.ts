@@ -239,11 +239,11 @@ export type SqlStats = Record<string, { calls: number; statements: number; calle
  * Asks a bot started with STONEHALL_SQL_STATS=1 for its counts (SIGUSR2; it logs them on one line)
  * and its own CPU time so far (process.cpuUsage(), user + system, all threads), in ms to the microsecond.
  */
-export async function sqlStats(bot: BotProc): Promise<{ sql: SqlStats; cpuMs: number }> {
+export async function sqlStats(bot: BotProc): Promise<{ sql: SqlStats; cpuMs: number; systemMs: number }> {
   const line = bot.child.waitForLine((l) => l.includes('"sql stats"'), 10_000);
   bot.child.proc.kill('SIGUSR2');
   const e = JSON.parse(await line) as { sql: SqlStats; cpuUs: { user: number; system: number } };
-  return { sql: e.sql, cpuMs: (e.cpuUs.user + e.cpuUs.system) / 1000 };
+  return { sql: e.sql, cpuMs: (e.cpuUs.user + e.cpuUs.system) / 1000, systemMs: e.cpuUs.system / 1000 };
 }
 
 /** The round trips between two snapshots, per statement (with its most frequent caller), most first. */
