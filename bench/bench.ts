@@ -85,7 +85,7 @@ if (section('clicks')) {
   const profile = profDir ? newestProfile(profDir) : null;
   if (profDir && !profile) out('\n(--cpu-prof: the bot wrote no profile)');
   if (profile) {
-    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the bot's CPU per move (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some): ${profile}\n`);
+    out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the bot's CPU per move (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some). "socket writes" overstates most: a thread that writes to Postgres on a saturated machine is often descheduled inside the write, and the samples taken meanwhile land on it; the kernel's real share is the system time printed below, and \`perf record -e cpu-clock\` (with --bot-node-args=--perf-basic-prof) samples only CPU actually used: ${profile}\n`);
     out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |\n| --- |${results.map(() => ' ---: |').join('')}`);
     const cut = results.map((r) => profileByComponent(profile, r.windowUs[0], r.windowUs[1]));
     const names = [...new Set(cut.flatMap((c) => c.byComponent.map((x) => x.component)))];
