@@ -31,6 +31,8 @@ describe('Crystallia, two players, Advanced Mode, played to the end by clicking'
     const accept = buttons(cm).find((b) => b.label === 'Accept')!;
     const accepted = await h.api.click('bob', cm.id, accept.custom_id!);
     expect(accepted.response?.type).toBe(7);
+    // The click's own answer is the board, its picture attached (the callback's multipart upload).
+    expect(accepted.response?.message?.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/^crystallia-\d+-v\d+\.png$/)]);
     await h.settle();
     const { game } = await load(h, (await h.db.prisma.game.findFirstOrThrow({ where: { kind: 'crystallia' } })).id);
     const gameId = game.id;
