@@ -10,7 +10,7 @@ import type { BotDeps } from './command.ts';
 import { parseCustomId, type ComponentHandlers } from './custom-id.ts';
 import { mention } from './format.ts';
 import { resignConfirmation } from './game-commands.ts';
-import { handleCollectionComponent, handleGameComponent, toDiscord, updateOwned, updateWith } from './game-routes.ts';
+import { handleCollectionComponent, handleGameComponent, toDiscord, updateOwned } from './game-routes.ts';
 import { historyMessage } from './history.ts';
 import { playHere } from './dm-moves.ts';
 import { tableHandlers } from './tables.ts';
@@ -88,7 +88,7 @@ const coreHandlers: ComponentHandlers<'ch:accept' | 'ch:decline' | 'g:resign' | 
       return;
     }
     const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-    await updateWith(interaction, await boardWithRecent(deps.ctx, deps.games, snap, names));
+    await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, snap, names)) as never);
     await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
   },
   async 'ch:decline'(interaction, [challengeId], deps) {

@@ -10,7 +10,7 @@ import { boardUrl, playerNames, renderBoard } from './board.ts';
 import { linkRow } from './chrome.ts';
 import { mention } from './format.ts';
 import { recentLines, withRecentInDm } from './history.ts';
-import { restBody, type GameModules, type MessagePayload, type NotificationMeta } from './game-module.ts';
+import type { GameModules, MessagePayload, NotificationMeta } from './game-module.ts';
 import { currentTurnDm, forBoardMover, hasMoveButtons, linkRowsOf, withBlockedBoard } from './dm-moves.ts';
 import { resultMessage, teamsAndLabel, type ResultInput } from './results.ts';
 import { tableMessage } from './tables.ts';
@@ -33,6 +33,16 @@ export function classify(err: unknown): DeliveryError {
  * A payload as discord.js's REST options: files become multipart uploads, each listed in the
  * body's `attachments` (on an edit, the listed attachments replace the message's old ones).
  */
+function withFiles(payload: MessagePayload & { nonce?: string; enforce_nonce?: true }): { body: unknown; files?: Array<{ name: string; data: Buffer }> } {
+  const { files, ...body } = payload;
+  if (!files?.length) return { body };
+  return {
+    body: { ...body, attachments: files.map((f, id) => ({ id: String(id), filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
+    files: files.map((f) => ({ name: f.name, data: f.data })),
+  };
+}
+
+
 /**
  * The statements every DM's delivery runs, prepared on plain pg where there is a pool (src/db/hot.ts
  * `query`), through Prisma on the embedded database: the same text either way.
@@ -153,7 +163,7 @@ export class DiscordDeliverer implements Deliverer {
   }
 
   private post(channelId: string, payload: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<APIMessage> {
-    return this.client.rest.post(Routes.channelMessages(channelId), restBody(payload)) as Promise<APIMessage>;
+    return this.client.rest.post(Routes.channelMessages(channelId), withFiles(payload)) as Promise<APIMessage>;
   }
 
   /**
@@ -268,7 +278,7 @@ export class DiscordDeliverer implements Deliverer {
   private async editDm(userId: string, gameId: number, messageId: string, stored: string | null, payload: MessagePayload): Promise<string | null> {
     const { urgent: _urgent, ...body } = payload;
     try {
-      await this.inDm(userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), restBody(body)), stored);
+      await this.inDm(userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), withFiles(body)), stored);
     } catch (err) {
       if (err instanceof DiscordAPIError && (err.code === RESTJSONErrorCodes.UnknownMessage || err.code === RESTJSONErrorCodes.CannotSendMessagesToThisUser)) return null;
       throw err;
@@ -298,7 +308,7 @@ export class DiscordDeliverer implements Deliverer {
     const body: MessagePayload = boardBlocked ? withBlockedBoard(turn, { ...snap.game, boardBlocked }) : seat.dmMoves ? turn : forBoardMover(turn, snap.game.id);
     try {
       const messageId = seat.dmMessageId;
-      await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), restBody(body)));
+      await this.inDm(p.userId, (channelId) => this.client.rest.patch(Routes.channelMessage(channelId, messageId), withFiles(body)));
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'dm-gone';
       throw err;
@@ -386,7 +396,7 @@ export class DiscordDeliverer implements Deliverer {
       try {
         if (messageId) {
           try {
-            posted = (await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), restBody(payload))) as APIMessage;
+            posted = (await this.client.rest.patch(Routes.channelMessage(game.channelId, messageId), withFiles(payload))) as APIMessage;
           } catch (err) {
             if (!(err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage)) throw err;
             messageId = null; // the board was deleted: post a new one
@@ -560,7 +570,7 @@ export class DiscordDeliverer implements Deliverer {
     if (table.status === 'started') return 'started';
     try {
       const messageId = table.messageId;
-      await this.inChannel(table.channelId, null, () => this.client.rest.patch(Routes.channelMessage(table.channelId, messageId), restBody(tableMessage(this.games, table))), table.guildId, true);
+      await this.inChannel(table.channelId, null, () => this.client.rest.patch(Routes.channelMessage(table.channelId, messageId), withFiles(tableMessage(this.games, table))), table.guildId, true);
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === RESTJSONErrorCodes.UnknownMessage) return 'message-deleted';
       throw err;
@@ -570,7 +580,7 @@ export class DiscordDeliverer implements Deliverer {
     const now = await this.ctx.db.gameTable.findUnique({ where: { id: p.tableId }, select: { status: true, gameId: true } });
     if (now?.status === 'started' && now.gameId !== null) {
       const { payload } = await renderBoard(this.ctx, this.games, now.gameId);
-      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), restBody(payload));
+      await this.client.rest.patch(Routes.channelMessage(table.channelId, table.messageId), withFiles(payload));
       return `board-again:${table.messageId}`;
     }
     return table.messageId;

@@ -29,20 +29,6 @@ export interface MessagePayload {
   urgent?: true;
 }
 
-/**
- * A payload as the body of Discord's REST routes (a message's post or edit, an interaction
- * callback's data): its files become the request's multipart parts, named by `attachments` (ids in
- * order). `urgent` is ours and never sent.
- */
-export function restBody(payload: MessagePayload & { nonce?: string; enforce_nonce?: true }): { body: Record<string, unknown>; files?: Array<{ name: string; data: Buffer }> } {
-  const { files, urgent: _urgent, ...body } = payload;
-  if (!files?.length) return { body };
-  return {
-    body: { ...body, attachments: files.map((f, id) => ({ id: String(id), filename: f.name, ...(f.description ? { description: f.description } : {}) })) },
-    files: files.map((f) => ({ name: f.name, data: f.data })),
-  };
-}
-
 export interface BoardMeta {
   gameId: number;
   version: number;

@@ -1,10 +1,10 @@
-import { InteractionResponseType, MessageFlags, Routes, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { MessageFlags, type MessageComponentInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { UserError } from '../services/errors.ts';
 import { markBoardRendered } from '../services/board-marks.ts';
 import { getGame, playMove, previewMoves, type GameInfo, type GameSnapshot, type MoveResult } from '../services/games.ts';
 import { boardWithRecent, playerNames } from './board.ts';
 import type { BotDeps } from './command.ts';
-import { parseCollectionId, parseGameId, restBody, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';
+import { parseCollectionId, parseGameId, type GameModule, type MessagePayload, type ModalContext, type ParsedGameId, type RouteContext } from './game-module.ts';
 import { mention } from './format.ts';
 import { EPHEMERAL } from './interaction-utils.ts';
 
@@ -22,7 +22,7 @@ export async function answerMove(interaction: MessageComponentInteraction, deps:
   const game = result.after.game;
   if (interaction.message.id === game.boardMessageId) {
     const names = await playerNames(deps.ctx, game.seats.map((s) => s.playerId));
-    await updateWith(interaction, await boardWithRecent(deps.ctx, deps.games, result.after, names));
+    await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, result.after, names)) as never);
     await markBoardRendered(deps.ctx, game.id, game.version, interaction.message.id);
   } else if (ownsMessage(interaction, game)) {
     await interaction.update({ content: `${interaction.message.content ?? ''}\n✅ ${note}`.slice(0, 2000), components: [], allowedMentions: { parse: [] } });
@@ -31,25 +31,6 @@ export async function answerMove(interaction: MessageComponentInteraction, deps:
     // privately, never rewrite that message.
     await interaction.reply({ content: `✅ ${note}`.slice(0, 2000), flags: EPHEMERAL, allowedMentions: { parse: [] } });
   }
-}
-
-/**
- * Answers a click by editing the clicked message (callback type 7) with a payload already in
- * Discord's shape, straight to the callback route: discord.js's `update()` would rebuild it through
- * its message payload builders (components as builders and back, options snake-cased again), which
- * cost about 5% of the bot's CPU per move (docs/performance.md, issue 25). Marks the interaction
- * replied, as `update()` does, so the router's error path follows up instead of replying.
- */
-export async function updateWith(interaction: MessageComponentInteraction, payload: MessagePayload): Promise<void> {
-  // discord.js's own words for it (its error class cannot be made outside discord.js).
-  if (interaction.deferred || interaction.replied) throw new Error('The reply to this interaction has already been sent or deferred.');
-  const { body, files } = restBody(payload);
-  await interaction.client.rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
-    body: { type: InteractionResponseType.UpdateMessage, data: body },
-    ...(files ? { files } : {}),
-    auth: false,
-  });
-  interaction.replied = true;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ButtonStyle, ComponentType, MessageFlags, type APIButtonComponent, type
 import { markBoardRendered } from '../services/board-marks.ts';
 import { getGame } from '../services/games.ts';
 import type { GameModule, GameModules, MessagePayload } from './game-module.ts';
-import { toDiscord, updateOwned, updateWith } from './game-routes.ts';
+import { toDiscord, updateOwned } from './game-routes.ts';
 import { UserError } from '../services/errors.ts';
 import { declineTable, getTable, joinTable, leaveTable, openTable, readySeat, setTableMessage, startTableNow, type TableWithSeats } from '../services/tables.ts';
 import { boardWithRecent, playerNames } from './board.ts';
@@ -149,7 +149,7 @@ async function startedOrTable(interaction: MessageComponentInteraction, deps: Bo
   }
   const snap = await getGame(deps.ctx, r.game.id, null);
   const names = await playerNames(deps.ctx, snap.game.seats.map((s) => s.playerId));
-  await updateWith(interaction, await boardWithRecent(deps.ctx, deps.games, snap, names));
+  await interaction.update(toDiscord(await boardWithRecent(deps.ctx, deps.games, snap, names)) as never);
   await markBoardRendered(deps.ctx, snap.game.id, snap.game.version, interaction.message.id);
 }
 
