@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../services/context.ts';
+import { perDb, type ServiceContext } from '../services/context.ts';
 import { getGame, type GameInfo, type GameSnapshot } from '../services/games.ts';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { withForfeit } from './chrome.ts';
@@ -14,12 +14,7 @@ import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
  */
 const NAME_TTL_MS = 5 * 60_000;
 const nameCaches = new WeakMap<object, Map<string, { name: string; at: number }>>();
-/** Per database client: the same user ids are players in other databases (tests: one emulator's demo users, several files in one process). */
-function perDb<V>(caches: WeakMap<object, V>, ctx: ServiceContext, make: () => V): V {
-  let c = caches.get(ctx.db);
-  if (c === undefined) caches.set(ctx.db, (c = make()));
-  return c;
-}
+/** Per database client (perDb): the same user ids are players in other databases (tests: one emulator's demo users, several files in one process). */
 
 export async function playerNames(ctx: ServiceContext, ids: string[]): Promise<Record<string, string>> {
   const nameCache = perDb(nameCaches, ctx, () => new Map<string, { name: string; at: number }>());

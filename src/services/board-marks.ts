@@ -1,5 +1,5 @@
 import { query, type Statement } from '../db/hot.ts';
-import type { ServiceContext } from './context.ts';
+import { perDb, type ServiceContext } from './context.ts';
 
 /**
  * Board marks: after a click's answer has edited a board in place, the game row records the
@@ -22,9 +22,7 @@ import type { ServiceContext } from './context.ts';
  * edit, never a stale board.
  */
 export async function markBoardRendered(ctx: ServiceContext, gameId: number, version: number, messageId: string): Promise<void> {
-  let marks = batchers.get(ctx.db);
-  if (!marks) batchers.set(ctx.db, (marks = new BoardMarks(ctx.db)));
-  return marks.mark(gameId, version, messageId);
+  return perDb(batchers, ctx, () => new BoardMarks(ctx.db)).mark(gameId, version, messageId);
 }
 
 /**

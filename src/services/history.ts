@@ -1,4 +1,4 @@
-import type { ServiceContext } from './context.ts';
+import { perDb, type ServiceContext } from './context.ts';
 import { UserError } from './errors.ts';
 import { definitionOf, gameInfo, type GameInfo, type LogEntry } from './game-store.ts';
 
@@ -29,11 +29,7 @@ type Replayed = Map<number, Array<{ seq: number; seed: string; state: unknown }>
  * state kept for game 1 of one database must never start game 1's replay in another.
  */
 const replayedByDb = new WeakMap<object, Replayed>();
-function replayedOf(ctx: ServiceContext): Replayed {
-  let r = replayedByDb.get(ctx.db);
-  if (!r) replayedByDb.set(ctx.db, (r = new Map()));
-  return r;
-}
+const replayedOf = (ctx: ServiceContext): Replayed => perDb(replayedByDb, ctx, () => new Map());
 /** States kept per game: the latest few, so a DM drawn after the next move's board still starts near its entries. */
 const STATES_PER_GAME = 4;
 const CACHE_MAX = 2_000;
@@ -84,11 +80,7 @@ const caches = new WeakMap<object, { setups: Map<number, GameSetup>; told: Map<s
 /** Versions told at most (the oldest goes first): a few per game, since a turn DM may be drawn after the next move's board. */
 const TOLD_MAX = 300;
 
-function cachesOf(ctx: ServiceContext) {
-  let c = caches.get(ctx.db);
-  if (!c) caches.set(ctx.db, (c = { setups: new Map(), told: new Map() }));
-  return c;
-}
+const cachesOf = (ctx: ServiceContext) => perDb(caches, ctx, () => ({ setups: new Map(), told: new Map() }));
 
 /**
  * A committed change's log entries, moving version `from` on: when the tail as of `from` is cached,
