@@ -13,19 +13,19 @@ import { alice, GUILD, testContext, twoPlayerGame, withServiceDb } from '../help
  */
 const db = withServiceDb();
 
-/** Counts the mark statements the pool runs. */
-function countMarks(pool: Pool): { statements: number; restore(): void } {
+/**
+ * Runs `fn` with every mark statement the pool sends passed to `onMark` first, which may answer it
+ * instead (a promise) or let it through (undefined); the pool is restored after.
+ */
+async function withMarksSeen<T>(onMark: () => Promise<unknown> | undefined, fn: () => Promise<T>): Promise<T> {
+  const pool = poolOf(db.prisma)!;
   const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const counter = {
-    statements: 0,
-    restore: () => void (pool.query = original as Pool['query']),
-  };
-  pool.query = ((...args: unknown[]) => {
-    const q = args[0] as { name?: string };
-    if (q?.name === 'stonehall-mark-boards') counter.statements++;
-    return original(...args);
-  }) as Pool['query'];
-  return counter;
+  pool.query = ((...args: unknown[]) => ((args[0] as { name?: string })?.name === 'stonehall-mark-boards' ? onMark() : undefined) ?? original(...args)) as Pool['query'];
+  try {
+    return await fn();
+  } finally {
+    pool.query = original as Pool['query'];
+  }
 }
 
 /** `n` games, each in a server of its own (one pair of players has one game of a kind per server). */
@@ -44,23 +44,24 @@ describe('board marks', () => {
   it('marks made while one is in flight go out together, and each caller waits for its own', async () => {
     const ctx = testContext(db);
     const games = await newGames(ctx, 4);
-    const counter = countMarks(poolOf(db.prisma)!);
-    try {
-      // The first goes out alone; the other six (two of one game) wait for it and share one statement.
-      const marks = [
-        markBoardRendered(ctx, games[0]!.id, 1, 'm0'),
-        markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
-        markBoardRendered(ctx, games[2]!.id, 2, 'm2'),
-        markBoardRendered(ctx, games[2]!.id, 1, 'm2'),
-        markBoardRendered(ctx, games[3]!.id, 3, 'm3'),
-        markBoardRendered(ctx, games[3]!.id, 4, 'm3'),
-        markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
-      ];
-      await Promise.all(marks);
-      expect(counter.statements).toBe(2);
-    } finally {
-      counter.restore();
-    }
+    let statements = 0;
+    await withMarksSeen(
+      () => void statements++,
+      async () => {
+        // The first goes out alone; the other six (two of one game) wait for it and share one statement.
+        const marks = [
+          markBoardRendered(ctx, games[0]!.id, 1, 'm0'),
+          markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
+          markBoardRendered(ctx, games[2]!.id, 2, 'm2'),
+          markBoardRendered(ctx, games[2]!.id, 1, 'm2'),
+          markBoardRendered(ctx, games[3]!.id, 3, 'm3'),
+          markBoardRendered(ctx, games[3]!.id, 4, 'm3'),
+          markBoardRendered(ctx, games[1]!.id, 1, 'm1'),
+        ];
+        await Promise.all(marks);
+      },
+    );
+    expect(statements).toBe(2);
     // The newest version of each game is recorded, whatever the order of its marks.
     expect(await shown(games[0]!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm0' });
     expect(await shown(games[1]!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm1' });
@@ -123,19 +124,14 @@ describe('board marks', () => {
   it('a failed statement fails every mark it carried, and the next marks go out again', async () => {
     const ctx = testContext(db);
     const [game] = await newGames(ctx, 1);
-    const pool = poolOf(db.prisma)!;
-    const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
     let failures = 1;
-    pool.query = ((...args: unknown[]) => {
-      if ((args[0] as { name?: string })?.name === 'stonehall-mark-boards' && failures-- > 0) return Promise.reject(new Error('connection lost'));
-      return original(...args);
-    }) as Pool['query'];
-    try {
-      await expect(markBoardRendered(ctx, game!.id, 1, 'm')).rejects.toThrow('connection lost');
-      await markBoardRendered(ctx, game!.id, 1, 'm');
-    } finally {
-      pool.query = original as Pool['query'];
-    }
+    await withMarksSeen(
+      () => (failures-- > 0 ? Promise.reject(new Error('connection lost')) : undefined),
+      async () => {
+        await expect(markBoardRendered(ctx, game!.id, 1, 'm')).rejects.toThrow('connection lost');
+        await markBoardRendered(ctx, game!.id, 1, 'm');
+      },
+    );
     expect(await shown(game!.id)).toEqual({ boardVersion: 1, boardMessageId: 'm' });
   });
 });
