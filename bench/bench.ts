@@ -57,7 +57,7 @@ if (section('clicks')) {
   out('\n## Goals 1 and 2. Button clicks: interaction received -> reply accepted, measured in the bot');
   out('Each game is a closed loop (its player clicks again as soon as the board is back), so "games" is also the clicks in flight.');
   out('A move counts in "moves/s" only once its DMs and board are delivered: the measurement ends when the outbox has nothing pending.');
-  out('The emulator (Discord\'s rate limits on) and the bot (dist/main.js, as `npm start` runs it) are processes of their own; this process only clicks over the emulator\'s test API and measures. Click times are the bot\'s own (its debug log line per interaction).');
+  out('The emulator (Discord\'s rate limits on) and the bot (dist/main.js with the Node flags of package.json\'s start script, as `npm start` runs it) are processes of their own; this process only clicks over the emulator\'s test API and measures. Click times are the bot\'s own (its debug log line per interaction).');
   out('The floor is a 4-statement transaction (BEGIN, SELECT ... FOR UPDATE, conditional UPDATE, COMMIT) with plain pg and prepared statements on a pool of the bot\'s size (10), at the same concurrency, from the bench process.');
   out('"limited calls" are REST calls bound by Discord\'s global 50/s (all but interaction answers) per move, counted by the emulator; "CPU" is the bot process\'s per move (its own process.cpuUsage(), user + system of all its threads, read with its round-trip counts; /proc counts in 10 ms ticks).\n');
   out('"round trips" are the bot process\'s own to Postgres (every statement through node-postgres, counted in the bot: STONEHALL_SQL_STATS), from the first click until the outbox drained, idle work included.\n');

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EmulatorClient } from '@stonehall/discord-emulator/client';
 import type { APIMessage } from 'discord-api-types/v10';
-import { startFlags } from './memory.ts';
+import { startFlags } from './procs.ts';
 import type { MemoryReport } from '../src/memory-report.ts';
 
 export interface GrowthSample {
@@ -122,7 +122,7 @@ export async function embeddedGrowth(games: number, every: number, log: (line: s
   const env: NodeJS.ProcessEnv = { ...process.env, EMULATOR_PORT: '0', LOG_LEVEL: 'warn', STONEHALL_DATA_DIR: dataDir, STONEHALL_MEMORY_STATS: '1' };
   delete env.DISCORD_TOKEN;
   delete env.DATABASE_URL;
-  const proc = spawn(process.execPath, [...(await startFlags()), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...startFlags(), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   try {
     const url = await new Promise<string>((resolve, reject) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { silentLogger } from '@stonehall/discord-emulator';
 import { startDemoEmulator } from '../src/dev/demo-server.ts';
 import { benchContext, benchDatabase, startGames } from './db.ts';
+import { startFlags } from './procs.ts';
 
 async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -79,17 +80,9 @@ export async function startMemory(database: 'postgres' | 'embedded' | 'bot-alone
   }
 }
 
-/** Node's flags in package.json's start script (`exec node <flags> scripts/start.mjs`): the bench runs the bot as `npm start` does. */
-export async function startFlags(): Promise<string[]> {
-  const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } };
-  const m = /^(?:exec\s+)?node\s+(.*?)\s*scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
-  if (!m) throw new Error(`package.json's start script is not "exec node [flags] scripts/start.mjs": ${pkg.scripts.start}`);
-  return m[1] ? m[1].split(/\s+/) : [];
-}
-
 async function runStart(env: NodeJS.ProcessEnv, settleMs: number, ready = 'Stonehall is running'): Promise<{ rssMiB: number; startMs: number }> {
   const t = performance.now();
-  const proc = spawn(process.execPath, [...(await startFlags()), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...startFlags(), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   try {
     await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@
 // scripts/build.mjs into dist/main.js and started with plain node (no tsx loader in the bot's CPU
 // or memory), against a fresh database.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,8 @@ class Child {
     this.listeners.push(fn);
   }
   private line(l: string): void {
+    // BENCH_BOT_OUT=<file>: every line the bots print, kept (e.g. with --bot-node-args=--trace-gc).
+    if (process.env.BENCH_BOT_OUT && this.name.startsWith('bot')) appendFileSync(process.env.BENCH_BOT_OUT, `${this.name}: ${l}\n`);
     for (const fn of this.listeners) fn(l);
     this.log.push(l);
     if (this.log.length > 400) this.log.splice(0, 200);
@@ -195,6 +197,14 @@ export interface BotProc {
   stop(): Promise<void>;
 }
 
+/** Node's flags in package.json's start script (`exec node <flags> scripts/start.mjs`): the bench runs the bot as `npm start` does. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const m = /^(?:exec\s+)?node\s+(.*?)\s*scripts\/start\.mjs$/.exec(pkg.scripts.start.trim());
+  if (!m) throw new Error(`package.json's start script is not "exec node [flags] scripts/start.mjs": ${pkg.scripts.start}`);
+  return m[1] ? m[1].split(/\s+/) : [];
+}
+
 /**
  * `count` bot processes against the emulator and the database, each started and ready ("stonehall
  * started" logged). Several processes split the gateway's shards (SHARD_COUNT) and share the
@@ -202,12 +212,14 @@ export interface BotProc {
  */
 export async function startBots(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, count: number, extra: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BotProc[]> {
   buildBot();
+  // Node's flags as `npm start` gives them (its young-generation cap changes the bot's GC work), then the caller's.
+  const flags = [...startFlags(), ...nodeArgs];
   const bots: BotProc[] = [];
   try {
     for (let i = 0; i < count; i++) {
       const child = new Child(
         `bot ${i + 1}`,
-        spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+        spawn(process.execPath, [...flags, 'dist/main.js'], {
           cwd: root,
           env: {
             ...process.env,
