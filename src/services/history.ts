@@ -20,9 +20,10 @@ export interface HistoryStep {
 
 /**
  * The state after the latest entry replayed, per game, so that the board's "last move" after each
- * move replays only the new entries. A cache only: a miss replays from the start.
+ * move replays only the new entries, with its spectator view (the next entry's "before"). A cache
+ * only: a miss replays from the start.
  */
-type Replayed = Map<number, Array<{ seq: number; seed: string; state: unknown }>>;
+type Replayed = Map<number, Array<{ seq: number; seed: string; state: unknown; view: unknown }>>;
 /**
  * Per database client (a WeakMap, as `caches` below): game ids and seeds repeat between databases
  * (tests clone one template and use fixed seeds, and several test files share a process), so a
@@ -168,7 +169,7 @@ async function replaySteps(
   const def = definitionOf(ctx, row.kind);
   const { engine } = def;
   // The latest state kept that comes before the first entry wanted.
-  const start = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq <= fromSeq - 1 && c.seq <= version).reduce<{ seq: number; seed: string; state: unknown } | null>((a, c) => (a && a.seq >= c.seq ? a : c), null);
+  const start = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq <= fromSeq - 1 && c.seq <= version).reduce<{ seq: number; seed: string; state: unknown; view: unknown } | null>((a, c) => (a && a.seq >= c.seq ? a : c), null);
   const first = (start?.seq ?? 0) + 1;
   const covers = known !== null && known.length > 0 && known[0]!.seq <= first && known.at(-1)!.seq === version;
   const rows: MoveRow[] = covers
@@ -190,6 +191,9 @@ async function replaySteps(
     ctx.log.warn({ err, gameId }, 'history: the game could not be set up again');
     ok = false;
   }
+  // The spectator view of `state` when one was taken (views are pure functions of the state, and
+  // read only): the next entry's "before" and the replay's "latest" reuse it instead of taking it again.
+  let view: unknown | undefined = start?.view;
   for (const m of rows) {
     const entry = m.entry as LogEntry;
     const wanted = m.seq >= fromSeq && m.seq <= toSeq;
@@ -197,9 +201,10 @@ async function replaySteps(
     let after: unknown = null;
     if (ok) {
       try {
-        if (wanted) before = engine.view(state, null);
+        if (wanted) before = view ?? engine.view(state, null);
+        view = undefined;
         state = entry.type === 'move' ? engine.apply(state, m.actorId, entry.move) : engine.forfeit(state, entry.player);
-        if (wanted) after = engine.view(state, null);
+        if (wanted) view = after = engine.view(state, null);
       } catch (err) {
         ctx.log.warn({ err, gameId, seq: m.seq }, 'history: the log does not replay');
         ok = false;
@@ -208,19 +213,19 @@ async function replaySteps(
     }
     if (wanted) steps.push({ seq: m.seq, actor: m.actorId, at: m.createdAt, entry, before, after });
   }
+  let latest: unknown = null;
+  if (ok) {
+    try {
+      latest = view ?? engine.view(state, null);
+    } catch {
+      latest = null;
+    }
+  }
   if (ok && rows.length > 0) {
     if (replayed.size >= REPLAYED_MAX && !replayed.has(gameId)) replayed.clear();
     const seq = rows.at(-1)!.seq;
     const kept = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq !== seq);
-    replayed.set(gameId, [...kept, { seq, seed: row.seed, state }].sort((a, b) => a.seq - b.seq).slice(-STATES_PER_GAME));
-  }
-  let latest: unknown = null;
-  if (ok) {
-    try {
-      latest = engine.view(state, null);
-    } catch {
-      latest = null;
-    }
+    replayed.set(gameId, [...kept, { seq, seed: row.seed, state, view: latest ?? undefined }].sort((a, b) => a.seq - b.seq).slice(-STATES_PER_GAME));
   }
   return { steps, latest };
 }

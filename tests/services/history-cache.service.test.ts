@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/db/client.ts';
 import { getGame, playMove } from '../../src/services/games.ts';
 import { recentHistory } from '../../src/services/history.ts';
+import { GameRegistry } from '../../src/services/registry.ts';
 import { alice, bob, GUILD, SEED_A, testContext, twoPlayerGame, withServiceDb } from '../helpers/context.ts';
 
 /**
@@ -40,4 +41,28 @@ describe('recent moves cache', () => {
     }
     expect(cached).toBeGreaterThan(40);
   });
+
+  it('takes one spectator view a move for the board drawn after it: the view before is the last replay\'s, the latest is the one after', async () => {
+    let views = 0;
+    const base = testContext(db);
+    // The same games, Knucklebones's engine counting its views.
+    const counted = new GameRegistry(
+      base.games.all.map((g) => (g.kind === 'knucklebones' ? { ...g, engine: { ...g.engine, view: (...a: Parameters<typeof g.engine.view>) => (views++, g.engine.view(...a)) } } : g)),
+    );
+    const ctx = { ...base, games: counted };
+    const game = await twoPlayerGame(ctx, 'knucklebones', { seed: SEED_A });
+    const perMove: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const snap = await getGame(ctx, game.id, GUILD);
+      const turn = snap.awaiting[0]!;
+      await playMove(ctx, { gameId: game.id, userId: turn, guildId: GUILD, move: snap.legalMoves(turn)[0], expectedVersion: snap.game.version, kind: 'knucklebones' });
+      views = 0;
+      const recent = await recentHistory(ctx, game.id, { max: 8, version: snap.game.version + 1 });
+      expect(recent?.steps.at(-1)?.after).toEqual(recent?.latest);
+      perMove.push(views);
+    }
+    // The first render replays from the setup (its view before is taken too); each later one applies one entry.
+    expect(perMove.slice(1)).toEqual(perMove.slice(1).map(() => 1));
+  });
 });
+
