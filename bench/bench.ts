@@ -6,6 +6,8 @@
 // Clicks only: --levels=1,50 (games at once, default 1,5,20,50), --steady=0 (skip the steady-state
 // count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level),
 // --bot-node-args=a,b (more Node flags for the bot process, e.g. --perf-basic-prof for `perf record -p`).
+// BENCH_BOT_OUT=<file> (environment): every line the bot processes print is appended to that file
+// (e.g. with --bot-node-args=--trace-gc or --trace-opt).
 import os from 'node:os';
 import { burstBench, printBurst } from './burst.ts';
 import { concurrencyBench } from './concurrency.ts';
