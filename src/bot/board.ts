@@ -13,8 +13,8 @@ import type { BoardMeta, GameModules, MessagePayload } from './game-module.ts';
  * needs them and they almost never change. (A rename shows on boards within NAME_TTL_MS.)
  */
 const NAME_TTL_MS = 5 * 60_000;
-const nameCaches = new WeakMap<object, Map<string, { name: string; at: number }>>();
 /** Per database client (perDb): the same user ids are players in other databases (tests: one emulator's demo users, several files in one process). */
+const nameCaches = new WeakMap<object, Map<string, { name: string; at: number }>>();
 
 export async function playerNames(ctx: ServiceContext, ids: string[]): Promise<Record<string, string>> {
   const nameCache = perDb(nameCaches, ctx, () => new Map<string, { name: string; at: number }>());

@@ -23,7 +23,8 @@ export interface HistoryStep {
  * move replays only the new entries, with its spectator view (the next entry's "before"). A cache
  * only: a miss replays from the start.
  */
-type Replayed = Map<number, Array<{ seq: number; seed: string; state: unknown; view: unknown }>>;
+type Replayed = Map<number, Kept[]>;
+type Kept = { seq: number; seed: string; state: unknown; view: unknown };
 /**
  * Per database client (a WeakMap, as `caches` below): game ids and seeds repeat between databases
  * (tests clone one template and use fixed seeds, and several test files share a process), so a
@@ -169,7 +170,7 @@ async function replaySteps(
   const def = definitionOf(ctx, row.kind);
   const { engine } = def;
   // The latest state kept that comes before the first entry wanted.
-  const start = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq <= fromSeq - 1 && c.seq <= version).reduce<{ seq: number; seed: string; state: unknown; view: unknown } | null>((a, c) => (a && a.seq >= c.seq ? a : c), null);
+  const start = (replayed.get(gameId) ?? []).filter((c) => c.seed === row.seed && c.seq <= fromSeq - 1 && c.seq <= version).reduce<Kept | null>((a, c) => (a && a.seq >= c.seq ? a : c), null);
   const first = (start?.seq ?? 0) + 1;
   const covers = known !== null && known.length > 0 && known[0]!.seq <= first && known.at(-1)!.seq === version;
   const rows: MoveRow[] = covers
