@@ -5,7 +5,8 @@
 // --procs=N: bot processes delivering the burst together (default 1); --pairs=N: the burst's matched pairs.
 // Clicks only: --levels=1,50 (games at once, default 1,5,20,50), --steady=0 (skip the steady-state
 // count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level),
-// --bot-node-args=a,b (more Node flags for the bot process, e.g. --perf-basic-prof for `perf record -p`).
+// --bot-node-args=a,b (more Node flags for the bot process, e.g. --perf-basic-prof for `perf record -p`),
+// --floor-bot=0 (skip the floor bot: bench/floor-bot.mjs, the least a move costs on this stack).
 // BENCH_BOT_OUT=<file> (environment): every line the bot processes print is appended to that file
 // (e.g. with --bot-node-args=--trace-gc or --trace-opt).
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { keystoneBench, printKeystoneBench } from './keystone.ts';
 import { krellstonesGameTime } from './krellstones.ts';
 import { krellstonesTimerToBoard } from './krellstones-board.ts';
 import { embeddedGrowth } from './embedded-growth.ts';
+import { floorBotBench } from './floor-bot.ts';
 import { startMemory } from './memory.ts';
 import { playMoveBench } from './playmove.ts';
 import { ms } from './stats.ts';
@@ -79,6 +81,18 @@ if (section('clicks')) {
     const cpuGoal = r.games === 1 ? 5 : r.games === 50 ? 3 : null;
     const goals = [cpuGoal !== null ? `CPU / move ${ms(r.cpuMsPerMove)} (goal ≤ ${cpuGoal} ms: ${verdict(r.cpuMsPerMove <= cpuGoal)})` : null, r.games === 50 ? `click p99 ${ms(r.click.p99)} (goal ≤ 150 ms: ${verdict(r.click.p99 <= 150)})` : null].filter(Boolean);
     if (goals.length) out(`Issue 25 at ${r.games} game${r.games === 1 ? '' : 's'} at once: ${goals.join('; ')}; ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} Postgres round trips per move.`);
+  }
+  // The least a move costs a bot on this stack, measured the same way (bench/floor-bot.mjs).
+  if (arg('floor-bot') !== '0') {
+    const floor = await floorBotBench(levels, quick ? 4 : 8, arg('bot-node-args')?.split(',').filter(Boolean) ?? []);
+    out('\nThe floor bot (bench/floor-bot.mjs): a bare discord.js client, configured as Stonehall\'s and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
+    out('| games at once | floor bot CPU / move | of which kernel | floor bot click p50 | floor bot click p99 | Stonehall CPU / move | Stonehall / floor bot |');
+    out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const f of floor) {
+      const r = results.find((x) => x.games === f.games)!;
+      out(`| ${f.games} | ${ms(f.cpuMsPerMove)} | ${ms(f.systemMsPerMove)} | ${ms(f.click.p50)} | ${ms(f.click.p99)} | ${ms(r.cpuMsPerMove)} | ${(r.cpuMsPerMove / f.cpuMsPerMove).toFixed(2)}× |`);
+    }
+    out('(The floor bot sends its DMs as soon as the click is answered, with no outbox giving way to clicks, so its click times are for scale only.)');
   }
   for (const r of results) {
     out(`\nThe bot's Postgres round trips per move at ${r.games} game${r.games === 1 ? '' : 's'} at once, by statement (${r.sql.calls} round trips, ${r.sql.statements} statements, ${r.clicks} moves; the caller is the most frequent sampled one):\n`);

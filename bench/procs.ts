@@ -251,11 +251,13 @@ export type SqlStats = Record<string, { calls: number; statements: number; calle
  * Asks a bot started with STONEHALL_SQL_STATS=1 for its counts (SIGUSR2; it logs them on one line)
  * and its own CPU time so far (process.cpuUsage(), user + system, all threads), in ms to the microsecond.
  */
-export async function sqlStats(bot: BotProc): Promise<{ sql: SqlStats; cpuMs: number; systemMs: number }> {
+export async function sqlStats(bot: BotProc): Promise<{ sql: SqlStats; cpuMs: number; systemMs: number; pending: number; replies: number[] }> {
   const line = bot.child.waitForLine((l) => l.includes('"sql stats"'), 10_000);
   bot.child.proc.kill('SIGUSR2');
-  const e = JSON.parse(await line) as { sql: SqlStats; cpuUs: { user: number; system: number } };
-  return { sql: e.sql, cpuMs: (e.cpuUs.user + e.cpuUs.system) / 1000, systemMs: e.cpuUs.system / 1000 };
+  const e = JSON.parse(await line) as { sql: SqlStats; cpuUs: { user: number; system: number }; pending?: number; replies?: number[] };
+  // The floor bot's (bench/floor-bot.mjs): its turn DMs not yet sent, and its clicks' answer times
+  // since the last read. Stonehall's bot has its DMs in the outbox and logs each click's time.
+  return { sql: e.sql, cpuMs: (e.cpuUs.user + e.cpuUs.system) / 1000, systemMs: e.cpuUs.system / 1000, pending: e.pending ?? 0, replies: e.replies ?? [] };
 }
 
 /** The round trips between two snapshots, per statement (with its most frequent caller), most first. */
@@ -285,4 +287,27 @@ export function botProblems(bots: BotProc[]): string[] {
       return m !== null && Number(m[1]) >= 40;
     }),
   );
+}
+
+/**
+ * The floor bot (bench/floor-bot.mjs: a bare discord.js client doing the least a move needs), with
+ * the Node flags `npm start` gives Stonehall's bot, then `nodeArgs`. Ready once it has logged in.
+ */
+export async function startFloorBot(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, nodeArgs: string[] = []): Promise<BotProc> {
+  const child = new Child(
+    'floor bot',
+    spawn(process.execPath, [...startFlags(), ...nodeArgs, 'bench/floor-bot.mjs'], {
+      cwd: root,
+      env: { ...process.env, DISCORD_TOKEN: emulator.botToken, DISCORD_API_BASE: emulator.apiBase, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const bot = { child, usage: () => child.usage(), stop: () => child.stop() };
+  try {
+    await child.waitForLine((l) => l.includes('"floor bot ready"'));
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+  return bot;
 }
