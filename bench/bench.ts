@@ -83,8 +83,11 @@ if (section('clicks')) {
     if (goals.length) out(`Issue 25 at ${r.games} game${r.games === 1 ? '' : 's'} at once: ${goals.join('; ')}; ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} Postgres round trips per move.`);
   }
   // The least a move costs a bot on this stack, measured the same way (bench/floor-bot.mjs).
+  // With --cpu-prof the floor bot is profiled too, so the component table can set the two side by side.
+  const floorProfDir = profDir && arg('floor-bot') !== '0' ? mkdtempSync(path.join(tmpdir(), 'stonehall-floor-prof-')) : null;
+  let floor: Awaited<ReturnType<typeof floorBotBench>> = [];
   if (arg('floor-bot') !== '0') {
-    const floor = await floorBotBench(levels, quick ? 4 : 8, arg('bot-node-args')?.split(',').filter(Boolean) ?? []);
+    floor = await floorBotBench(levels, quick ? 4 : 8, [...(floorProfDir ? ['--cpu-prof', `--cpu-prof-dir=${floorProfDir}`, '--cpu-prof-interval=500'] : []), ...(arg('bot-node-args')?.split(',').filter(Boolean) ?? [])]);
     out('\nThe floor bot (bench/floor-bot.mjs): a bare discord.js client, configured as Stonehall\'s and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
     out('| games at once | floor bot CPU / move | of which kernel | floor bot click p50 | floor bot click p99 | Stonehall CPU / move | Stonehall / floor bot |');
     out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -103,13 +106,20 @@ if (section('clicks')) {
   if (profDir && !profile) out('\n(--cpu-prof: the bot wrote no profile)');
   if (profile) {
     out(`\nThe bot's CPU per move by component: each component's share of the profile's busy samples (\`node --cpu-prof\`, every 0.5 ms, self time of the innermost frame) times the bot's CPU per move (a sample's span is wall time, so on a busy machine the profile's own milliseconds overstate CPU; the profiler also adds some). "socket writes" overstates most: a thread that writes to Postgres on a saturated machine is often descheduled inside the write, and the samples taken meanwhile land on it; the kernel's real share is the system time printed below, and \`perf record -e cpu-clock\` (with --bot-node-args=--perf-basic-prof) samples only CPU actually used: ${profile}\n`);
-    out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |\n| --- |${results.map(() => ' ---: |').join('')}`);
     const cut = results.map((r) => profileByComponent(profile, r.windowUs[0], r.windowUs[1]));
     const names = [...new Set(cut.flatMap((c) => c.byComponent.map((x) => x.component)))];
     const share = (c: (typeof cut)[number], name: string) => (c.byComponent.find((x) => x.component === name)?.ms ?? 0) / Math.max(1e-9, c.busyMs);
     names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
-    for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |`);
-    out(`| **CPU per move (the bot's clock)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |`);
+    // The floor bot's profile cut to its own window of the last level: what of each component a bare bot pays too.
+    const floorProfile = floorProfDir ? newestProfile(floorProfDir) : null;
+    const lastFloor = floor.find((f) => f.games === results.at(-1)!.games);
+    const floorCut = floorProfile && lastFloor ? profileByComponent(floorProfile, lastFloor.windowUs[0], lastFloor.windowUs[1]) : null;
+    const floorCell = (name: string) => (floorCut && lastFloor ? ` ${(share(floorCut, name) * lastFloor.cpuMsPerMove).toFixed(2)} ms (${(share(floorCut, name) * 100).toFixed(0)}%) |` : '');
+    for (const x of floorCut?.byComponent ?? []) if (!names.includes(x.component)) names.push(x.component);
+    if (floorCut) out(`\nThe last column is the floor bot at ${lastFloor!.games} games, its own profile cut the same way.\n`);
+    out(`| component | ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'}`).join(' | ')} |${floorCut ? ` floor bot, ${lastFloor!.games} games |` : ''}\n| --- |${results.map(() => ' ---: |').join('')}${floorCut ? ' ---: |' : ''}`);
+    for (const name of names) out(`| ${name} | ${cut.map((c, i) => `${(share(c, name) * results[i]!.cpuMsPerMove).toFixed(2)} ms (${(share(c, name) * 100).toFixed(0)}%)`).join(' | ')} |${floorCell(name)}`);
+    out(`| **CPU per move (the bot's clock)** | ${results.map((r) => `**${ms(r.cpuMsPerMove)}**`).join(' | ')} |${floorCut ? ` **${ms(lastFloor!.cpuMsPerMove)}** |` : ''}`);
     // To cut the same profile further by function (each level's window on the profile's clock, µs).
     out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }

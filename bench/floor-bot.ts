@@ -16,6 +16,8 @@ export interface FloorLevel {
   cpuMsPerMove: number;
   systemMsPerMove: number;
   click: ReturnType<typeof summary>;
+  /** The level's window on the monotonic clock (µs), to cut a CPU profile of the floor bot to it. */
+  windowUs: [number, number];
 }
 
 export async function floorBotBench(levels: number[], clicksPerGame = 8, nodeArgs: string[] = []): Promise<FloorLevel[]> {
@@ -69,6 +71,7 @@ export async function floorBotBench(levels: number[], clicksPerGame = 8, nodeArg
       await new Promise((r) => setTimeout(r, 100));
       const clicks = level * perGame;
       const before = await sqlStats(floor);
+      const from = Number(process.hrtime.bigint() / 1000n);
       await Promise.all(
         boards.map(async (g) => {
           for (let k = 1; k <= perGame; k++) {
@@ -88,8 +91,9 @@ export async function floorBotBench(levels: number[], clicksPerGame = 8, nodeArg
         if (after.pending > 0) await sent;
         else sent.catch(() => {});
       }
+      const to = Number(process.hrtime.bigint() / 1000n);
       if (index < 0) continue;
-      results.push({ games: level, clicks, cpuMsPerMove: (after.cpuMs - before.cpuMs) / clicks, systemMsPerMove: (after.systemMs - before.systemMs) / clicks, click: summary(samples) });
+      results.push({ games: level, clicks, cpuMsPerMove: (after.cpuMs - before.cpuMs) / clicks, systemMsPerMove: (after.systemMs - before.systemMs) / clicks, click: summary(samples), windowUs: [from, to] });
     }
     return results;
   } finally {
