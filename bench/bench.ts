@@ -123,7 +123,7 @@ if (section('clicks')) {
     // To cut the same profile further by function (each level's window on the profile's clock, µs).
     out(`\nThe levels' windows in the profile (µs): ${results.map((r) => `${r.games}: ${r.windowUs[0]}-${r.windowUs[1]}`).join(', ')}.`);
   }
-  out(`\nThe bot's CPU while idle (no clicks, the outbox drained; its ticks, timers and heartbeat), read over 15 s from its own clock: ${idleCpuMsPerSecond.toFixed(2)} ms a second. A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
+  out(`\nThe bot's CPU while idle (no clicks, the outbox drained), from its own clock: ${idleCpuMsPerSecond[0].toFixed(2)} ms a second in the 15 s after the load (V8's memory reducer collecting the load's garbage), then ${idleCpuMsPerSecond[1].toFixed(2)} ms a second in the next 15 s (its ticks, timers and heartbeat: what an idle bot costs). A level's CPU per move counts it for as long as the level lasts (the 1-game level's outbox drain is about 5 s).`);
   out(`\nThe bot's CPU per move in the kernel (system time: its socket writes and reads to Postgres and the emulator, timers, memory) and in the process (user time): ${results.map((r) => `${r.games} game${r.games === 1 ? '' : 's'} ${ms(r.systemMsPerMove)} + ${ms(r.cpuMsPerMove - r.systemMsPerMove)}`).join(', ')}.`);
   out(`\nThe emulator process's CPU per move, for scale: ${results.map((r) => `${r.games} games ${ms(r.emulatorCpuMsPerMove)}`).join(', ')}.`);
   const one = results[0]!;
