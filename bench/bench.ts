@@ -91,8 +91,9 @@ if (section('clicks')) {
     out('\nThe floor bot (bench/floor-bot.mjs): a bare discord.js client, configured as Stonehall\'s and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
     out('| games at once | floor bot CPU / move | of which kernel | floor bot click p50 | floor bot click p99 | Stonehall CPU / move | Stonehall / floor bot |');
     out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    for (const f of floor) {
-      const r = results.find((x) => x.games === f.games)!;
+    // The same levels in the same order (a level may repeat: --levels=1,50,50).
+    for (const [i, f] of floor.entries()) {
+      const r = results[i]!;
       out(`| ${f.games} | ${ms(f.cpuMsPerMove)} | ${ms(f.systemMsPerMove)} | ${ms(f.click.p50)} | ${ms(f.click.p99)} | ${ms(r.cpuMsPerMove)} | ${(r.cpuMsPerMove / f.cpuMsPerMove).toFixed(2)}× |`);
     }
     out('(The floor bot sends its DMs as soon as the click is answered, with no outbox giving way to clicks, so its click times are for scale only.)');
@@ -112,7 +113,7 @@ if (section('clicks')) {
     names.sort((a, b) => share(cut.at(-1)!, b) - share(cut.at(-1)!, a));
     // The floor bot's profile cut to its own window of the last level: what of each component a bare bot pays too.
     const floorProfile = floorProfDir ? newestProfile(floorProfDir) : null;
-    const lastFloor = floor.find((f) => f.games === results.at(-1)!.games);
+    const lastFloor = floor.at(-1);
     const floorCut = floorProfile && lastFloor ? profileByComponent(floorProfile, lastFloor.windowUs[0], lastFloor.windowUs[1]) : null;
     const floorCell = (name: string) => (floorCut && lastFloor ? ` ${(share(floorCut, name) * lastFloor.cpuMsPerMove).toFixed(2)} ms (${(share(floorCut, name) * 100).toFixed(0)}%) |` : '');
     for (const x of floorCut?.byComponent ?? []) if (!names.includes(x.component)) names.push(x.component);
