@@ -6,7 +6,7 @@
 // Clicks only: --levels=1,50 (games at once, default 1,5,20,50), --steady=0 (skip the steady-state
 // count of goal 2), --cpu-prof (profile the bot process, its CPU by component per level),
 // --bot-node-args=a,b (more Node flags for the bot process, e.g. --perf-basic-prof for `perf record -p`),
-// --floor-bot=0 (skip the floor bot: bench/floor-bot.mjs, the least a move costs on this stack).
+// --floor-bot=0 (skip the floor bot: bench/floor-bot-main.ts, the least a move costs on this stack).
 // BENCH_BOT_OUT=<file> (environment): every line the bot processes print is appended to that file
 // (e.g. with --bot-node-args=--trace-gc or --trace-opt).
 import os from 'node:os';
@@ -82,13 +82,13 @@ if (section('clicks')) {
     const goals = [cpuGoal !== null ? `CPU / move ${ms(r.cpuMsPerMove)} (goal ≤ ${cpuGoal} ms: ${verdict(r.cpuMsPerMove <= cpuGoal)})` : null, r.games === 50 ? `click p99 ${ms(r.click.p99)} (goal ≤ 150 ms: ${verdict(r.click.p99 <= 150)})` : null].filter(Boolean);
     if (goals.length) out(`Issue 25 at ${r.games} game${r.games === 1 ? '' : 's'} at once: ${goals.join('; ')}; ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} Postgres round trips per move.`);
   }
-  // The least a move costs a bot on this stack, measured the same way (bench/floor-bot.mjs).
+  // The least a move costs a bot on this stack, measured the same way (bench/floor-bot-main.ts).
   // With --cpu-prof the floor bot is profiled too, so the component table can set the two side by side.
   const floorProfDir = profDir && arg('floor-bot') !== '0' ? mkdtempSync(path.join(tmpdir(), 'stonehall-floor-prof-')) : null;
   let floor: Awaited<ReturnType<typeof floorBotBench>> = [];
   if (arg('floor-bot') !== '0') {
     floor = await floorBotBench(levels, quick ? 4 : 8, [...(floorProfDir ? ['--cpu-prof', `--cpu-prof-dir=${floorProfDir}`, '--cpu-prof-interval=500'] : []), ...(arg('bot-node-args')?.split(',').filter(Boolean) ?? [])]);
-    out('\nThe floor bot (bench/floor-bot.mjs): a bare discord.js client, configured as Stonehall\'s and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
+    out('\nThe floor bot (bench/floor-bot-main.ts): a bare discord.js client with Stonehall\'s client options (src/bot/client-options.ts), built as it is and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
     out('| games at once | floor bot CPU / move | of which kernel | floor bot click p50 | floor bot click p99 | Stonehall CPU / move | Stonehall / floor bot |');
     out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     // The same levels in the same order (a level may repeat: --levels=1,50,50).

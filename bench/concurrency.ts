@@ -6,6 +6,7 @@ import type { KnucklebonesState } from '../src/games/knucklebones/engine/index.t
 import { acceptChallenge, challenge } from '../src/services/challenges.ts';
 import { benchContext, benchDatabase } from './db.ts';
 import { botProblems, sqlDiff, sqlStats, startBots, startEmulatorProcess, type BotProc } from './procs.ts';
+import { plainMove, type PlainMoveStatements } from './plain-move.ts';
 import { summary } from './stats.ts';
 
 export interface LevelResult {
@@ -44,24 +45,18 @@ export interface SteadyResult {
 /** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks ("POST /interactions/..."). */
 const limited = (route: string) => !/ \/(interactions|webhooks)\//.test(route);
 
+const FLOOR: PlainMoveStatements = {
+  read: { name: 'floor-read', text: 'SELECT version FROM games WHERE id = $1 FOR UPDATE' },
+  write: { name: 'floor-write', text: 'UPDATE games SET board_version = board_version WHERE id = $1 AND version = $2' },
+};
+
 /**
  * The floor: a 4-statement transaction (BEGIN, lock-and-read, conditional write, COMMIT) with plain
  * pg and prepared statements, on a pool of the bot's size.
  */
 export async function plainFloor(pool: import('pg').Pool, gameId: number): Promise<number> {
   const t = performance.now();
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const r = await c.query<{ version: number }>({ name: 'floor-read', text: 'SELECT version FROM games WHERE id = $1 FOR UPDATE', values: [gameId] });
-    await c.query({ name: 'floor-write', text: 'UPDATE games SET board_version = board_version WHERE id = $1 AND version = $2', values: [gameId, r.rows[0]!.version] });
-    await c.query('COMMIT');
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    c.release();
-  }
+  await plainMove(pool, FLOOR, gameId);
   return performance.now() - t;
 }
 

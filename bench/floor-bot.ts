@@ -1,4 +1,4 @@
-// The floor bot's CPU per move (bench/floor-bot.mjs): the least a move can cost a bot on this
+// The floor bot's CPU per move (bench/floor-bot-main.ts): the least a move can cost a bot on this
 // stack (discord.js, undici, pg, Node's flags as `npm start` gives them), measured as the clicks
 // section measures Stonehall's bot: the same emulator process, the same closed loops and levels
 // (a 20-move warm-up game first, 20 clicks a game up to 5 games at once, 8 above), its own
@@ -7,8 +7,7 @@ import type { ServerDefinition } from '@stonehall/discord-emulator';
 import { benchDatabase } from './db.ts';
 import { sqlStats, startEmulatorProcess, startFloorBot, type BotProc } from './procs.ts';
 import { summary } from './stats.ts';
-// @ts-expect-error plain JavaScript, shared with the floor bot
-import { board } from './floor-board.mjs';
+import { board } from './floor-board.ts';
 
 export interface FloorLevel {
   games: number;

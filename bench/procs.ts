@@ -255,7 +255,7 @@ export async function sqlStats(bot: BotProc): Promise<{ sql: SqlStats; cpuMs: nu
   const line = bot.child.waitForLine((l) => l.includes('"sql stats"'), 10_000);
   bot.child.proc.kill('SIGUSR2');
   const e = JSON.parse(await line) as { sql: SqlStats; cpuUs: { user: number; system: number }; pending?: number; replies?: number[] };
-  // The floor bot's (bench/floor-bot.mjs): its turn DMs not yet sent, and its clicks' answer times
+  // The floor bot's (bench/floor-bot-main.ts): its turn DMs not yet sent, and its clicks' answer times
   // since the last read. Stonehall's bot has its DMs in the outbox and logs each click's time.
   return { sql: e.sql, cpuMs: (e.cpuUs.user + e.cpuUs.system) / 1000, systemMs: e.cpuUs.system / 1000, pending: e.pending ?? 0, replies: e.replies ?? [] };
 }
@@ -290,13 +290,16 @@ export function botProblems(bots: BotProc[]): string[] {
 }
 
 /**
- * The floor bot (bench/floor-bot.mjs: a bare discord.js client doing the least a move needs), with
- * the Node flags `npm start` gives Stonehall's bot, then `nodeArgs`. Ready once it has logged in.
+ * The floor bot (bench/floor-bot-main.ts: a bare discord.js client doing the least a move needs),
+ * built as the bot is (scripts/build.mjs, into dist/floor-bot-main.js) and started with the Node
+ * flags `npm start` gives Stonehall's bot, then `nodeArgs`. Ready once it has logged in.
  */
 export async function startFloorBot(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, nodeArgs: string[] = []): Promise<BotProc> {
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--entry=bench/floor-bot-main.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`building the floor bot failed:\n${r.stdout}\n${r.stderr}`);
   const child = new Child(
     'floor bot',
-    spawn(process.execPath, [...startFlags(), ...nodeArgs, 'bench/floor-bot.mjs'], {
+    spawn(process.execPath, [...startFlags(), ...nodeArgs, 'dist/floor-bot-main.js'], {
       cwd: root,
       env: { ...process.env, DISCORD_TOKEN: emulator.botToken, DISCORD_API_BASE: emulator.apiBase, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,6 +20,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.find((a) => a.startsWith('--outdir='));
 const outdir = outArg ? path.resolve(outArg.slice('--outdir='.length)) : path.join(root, 'dist');
 const require = createRequire(import.meta.url);
+// --entry=<file under the checkout> builds that file instead of src/main.ts, into <outdir>/<its name>.js
+// (the bench's floor bot, bench/floor-bot-main.ts, built as the bot is).
+const entryArg = process.argv.find((a) => a.startsWith('--entry='));
+const entry = entryArg ? path.resolve(entryArg.slice('--entry='.length)) : path.join(root, 'src/main.ts');
+const entryName = entryArg ? path.basename(entry).replace(/\.ts$/, '') : 'main';
 
 /** Rewrites `import.meta.url` in a bundled module to the address of its source file. */
 const sourceUrls = {
@@ -90,7 +95,7 @@ const workspacePackages = {
 
 const started = Date.now();
 await build({
-  entryPoints: { main: path.join(root, 'src/main.ts') },
+  entryPoints: { [entryName]: entry },
   outdir,
   bundle: true,
   format: 'esm',
@@ -101,4 +106,4 @@ await build({
   logLevel: 'warning',
   plugins: [workspacePackages, sourceUrls, lazyNative],
 });
-if (process.argv.includes('--verbose')) console.log(`built ${path.relative(root, path.join(outdir, 'main.js'))} in ${Date.now() - started} ms`);
+if (process.argv.includes('--verbose')) console.log(`built ${path.relative(root, path.join(outdir, `${entryName}.js`))} in ${Date.now() - started} ms`);

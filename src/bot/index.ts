@@ -1,4 +1,5 @@
-import { Client, DefaultRestOptions, Events, GatewayIntentBits, Options, Partials } from 'discord.js';
+import { Client, DefaultRestOptions, Events } from 'discord.js';
+import { clientOptions } from './client-options.ts';
 import { Dispatcher } from '../outbox/dispatcher.ts';
 import { Scheduler } from '../scheduler/index.ts';
 import { PhaseSchedule } from '../scheduler/phases.ts';
@@ -63,45 +64,14 @@ export interface Bot {
 
 /** Logs in, wires the router, the scheduler and the outbox dispatcher. */
 export async function startBot(opts: BotOptions): Promise<Bot> {
-  const client = new Client({
-    // Guilds only: the bot reads no messages. Interactions (DMs included) need no intent; the
-    // DirectMessages intent only echoed the bot's own DMs back (about two events per move), which
-    // discord.js then cached (up to 200 per DM channel, a channel per player).
-    intents: [GatewayIntentBits.Guilds],
-    // A DM interaction brings its channel as a partial: no cache of DM channels is needed.
-    partials: [Partials.Channel],
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      // Nothing reads cached messages; a clicked message comes with its interaction.
-      MessageManager: 0,
-      GuildMessageManager: 0,
-      DMMessageManager: 0,
-      ReactionManager: 0,
-      ReactionUserManager: 0,
-      PresenceManager: 0,
-      VoiceStateManager: 0,
-      StageInstanceManager: 0,
-      GuildScheduledEventManager: 0,
-      GuildStickerManager: 0,
-      GuildEmojiManager: 0,
-      GuildInviteManager: 0,
-      GuildBanManager: 0,
-      AutoModerationRuleManager: 0,
-      ThreadMemberManager: 0,
-      ApplicationCommandManager: 0,
-      // Members and users arrive with each interaction: keep a few, never the bot itself.
-      GuildMemberManager: { maxSize: 200, keepOverLimit: (m) => m.id === m.client.user.id },
-      UserManager: { maxSize: 1000, keepOverLimit: (u) => u.id === u.client.user.id },
-    }),
-    rest: {
-      ...(opts.apiBase ? { api: opts.apiBase } : {}),
-      // discord.js keeps its own limiter per process (a second guard); the shared budget wraps
-      // every HTTP attempt it makes, retries included.
-      globalRequestsPerSecond: opts.globalRate ?? 50,
+  const client = new Client(
+    clientOptions({
+      ...(opts.apiBase ? { apiBase: opts.apiBase } : {}),
+      globalRate: opts.globalRate ?? 50,
       ...(opts.restBudget ? { makeRequest: opts.restBudget.wrap(DefaultRestOptions.makeRequest) } : {}),
-    },
-    ...(opts.shards ?? {}),
-  });
+      shards: opts.shards ?? null,
+    }),
+  );
   let dispatcher: Dispatcher | null = null;
   // What the bot may do in each channel, from the gateway's cache (a worker process has none: unknown).
   const channels = opts.gateway === false ? undefined : channelAccess(client, opts.games);

@@ -1,11 +1,11 @@
-// The floor bot's board (bench/floor-bot.mjs), also posted by the bench (bench/floor-bot.ts) as each game's first.
-import { ButtonStyle, ComponentType } from 'discord.js';
+// The floor bot's board (bench/floor-bot-main.ts), also posted by the bench (bench/floor-bot.ts) as each game's first.
+import { ButtonStyle, ComponentType, type InteractionUpdateOptions } from 'discord.js';
 
 /** The board a click answers with: an embed and buttons of the size of a Knucklebones board. */
-export function board(gameId, players, n) {
+export function board(gameId: number, players: readonly [string, string], n: number): InteractionUpdateOptions & { allowed_mentions: { parse: [] } } {
   const [a, b] = players;
-  const id = (what) => `floor:${gameId}:${a}:${b}:${n + 1}:${what}`;
-  const grid = (seed) => [0, 1, 2].map((r) => [0, 1, 2].map((c) => ((seed + r * 3 + c) % 7 === 0 ? '·' : String(((seed + r + c) % 6) + 1))).join('  ')).join('\n');
+  const id = (what: string | number) => `floor:${gameId}:${a}:${b}:${n + 1}:${what}`;
+  const grid = (seed: number) => [0, 1, 2].map((r) => [0, 1, 2].map((c) => ((seed + r * 3 + c) % 7 === 0 ? '·' : String(((seed + r + c) % 6) + 1))).join('  ')).join('\n');
   return {
     content: '',
     embeds: [
