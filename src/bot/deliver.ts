@@ -70,6 +70,9 @@ const RECORD_DM: Statement = {
     RETURNING old.dm_message_id AS old_id, old.dm_live AS old_live`,
 };
 
+/** What a turn DM is recorded as when a newer turn DM of the same player and game follows it. */
+const SUPERSEDED = 'superseded: a newer turn DM follows';
+
 /** A channel-refusal reason: Discord no longer knows the channel (10003). */
 const GONE = 'the channel no longer exists';
 
@@ -92,7 +95,7 @@ export class DiscordDeliverer implements Deliverer {
     try {
       switch (row.kind) {
         case 'dm':
-          return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload));
+          return await this.dm(row, outboxPayloadSchemas.dm.parse(row.payload), hints.superseded ?? false);
         case 'board':
           return await this.board(row, outboxPayloadSchemas.board.parse(row.payload), hints.boardShown ?? null);
         case 'result':
@@ -197,13 +200,15 @@ export class DiscordDeliverer implements Deliverer {
     };
   }
 
-  private async dm(row: Outbox, p: OutboxPayload<'dm'>): Promise<string> {
+  private async dm(row: Outbox, p: OutboxPayload<'dm'>, superseded: boolean): Promise<string> {
     // One read for a turn or reminder: where the player moved last (a board mover gets Play here
     // instead of move buttons, src/bot/dm-moves.ts), their stored DM channel, and whether a newer
     // turn of theirs in this game already queued its own DM: then this turn is over, and its ping
     // would only spend a call (and a DM channel's 5 per 5 s) on a turn they can no longer play.
+    // The claim may already have seen that newer DM (ClaimHints.superseded): then nothing is read.
+    if (superseded && (p.notification.type === 'turn' || p.notification.type === 'reminder')) return SUPERSEDED;
     const target = p.notification.type === 'turn' || p.notification.type === 'reminder' ? await this.dmTarget(row.id, p.notification.gameId, p.userId) : null;
-    if (target?.superseded) return 'superseded: a newer turn DM follows';
+    if (target?.superseded) return SUPERSEDED;
     const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
     // A turn DM says what the others did since this player's last move (spectator views only).

@@ -23,6 +23,12 @@ export interface ClaimHints {
   boardShown?: string | null;
   /** A retire row (`dm-edit`, mode `retire`): true when there is nothing to retire (see CLAIM). */
   retireIdle?: boolean;
+  /**
+   * A turn or reminder DM: true when a newer turn DM of the same player in the same game was
+   * already pending at the claim (this turn is over; see CLAIM). False says nothing: a newer one
+   * may have been written since, which delivery checks again (src/bot/deliver.ts).
+   */
+  superseded?: boolean;
 }
 
 export interface Deliverer {
@@ -53,7 +59,10 @@ const IN_FLIGHT = 32;
  * change's, and a turn DM retires the DM before it itself). The same test the move's write makes
  * before it writes a retire row (WRITE_CHANGE, src/services/changes.ts), made again at the claim:
  * in a busy game the player's DM was still on its way when they moved, and is a Play here (no
- * buttons) or gone by the time the retire row is claimed.
+ * buttons) or gone by the time the retire row is claimed. For a turn or reminder DM it says whether
+ * a newer turn DM of that player in that game is already pending: that turn is over, and the row is
+ * done without the target read its delivery would otherwise make (the same test, in DM_TARGET,
+ * src/bot/deliver.ts; in a busy game about half the turn DMs a move writes end this way).
  */
 const CLAIM: Statement = {
   name: 'stonehall-outbox-claim',
@@ -70,7 +79,10 @@ const CLAIM: Statement = {
       CASE WHEN o.kind = 'dm-edit' AND o.payload->>'mode' = 'retire' THEN
         NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = (o.payload->>'gameId')::int AND s.player_id = o.payload->>'userId' AND s.dm_live AND s.dm_message_id IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.status = 'pending' AND p.id < o.id AND p.kind IN ('dm', 'dm-edit') AND p.payload->>'userId' = o.payload->>'userId'
-          AND ${outboxRowGame('p')} = o.payload->>'gameId') END AS retire_idle`,
+          AND ${outboxRowGame('p')} = o.payload->>'gameId') END AS retire_idle,
+      CASE WHEN o.kind = 'dm' AND o.payload->'notification'->>'type' IN ('turn', 'reminder') THEN EXISTS (
+        SELECT 1 FROM outbox n WHERE n.status = 'pending' AND n.id > o.id AND n.kind = 'dm' AND n.payload->>'userId' = o.payload->>'userId'
+          AND ${outboxRowGame('n')} = ${outboxRowGame('o')} AND n.payload->'notification'->>'type' = 'turn') END AS superseded`,
 };
 /** Marks a batch's delivered rows sent ($2: a JSON array of {id, result}). */
 const MARK_SENT: Statement = {
@@ -95,6 +107,7 @@ interface ClaimedRow {
   sent_at: Date | null;
   board_shown: string | null;
   retire_idle: boolean | null;
+  superseded: boolean | null;
 }
 
 /** What the claim read with a row: a board row's board, a retire row's test; nothing for the others. */
@@ -106,7 +119,13 @@ interface ClaimedRow {
 export const isRetry = (row: { attempts: number }): boolean => row.attempts > 1;
 
 const hintsOf = (r: ClaimedRow): ClaimHints =>
-  r.kind === 'board' ? { boardShown: isRetry(r) ? null : r.board_shown } : r.retire_idle !== null ? { retireIdle: r.retire_idle } : {};
+  r.kind === 'board'
+    ? { boardShown: isRetry(r) ? null : r.board_shown }
+    : r.retire_idle !== null
+      ? { retireIdle: r.retire_idle }
+      : r.superseded !== null
+        ? { superseded: r.superseded }
+        : {};
 
 const toOutbox = (r: ClaimedRow): Outbox => ({
   id: BigInt(r.id),
@@ -278,8 +297,9 @@ export class Dispatcher {
               if (!ok.every(Boolean)) return false;
               await slot();
               try {
-                // A row the claim found done (a board already shown, nothing to retire) costs no call: no turn to wait.
-                if (this.opts.turn && !row.hints.boardShown && !row.hints.retireIdle) await this.opts.turn();
+                // A row the claim found done (a board already shown, nothing to retire, a turn DM
+                // superseded) costs no call: no turn to wait.
+                if (this.opts.turn && !row.hints.boardShown && !row.hints.retireIdle && !row.hints.superseded) await this.opts.turn();
                 const result = await this.deliverOne(row);
                 if (result !== null) sent.push({ id: String(row.id), result: result.slice(0, 200) });
                 return true;

@@ -97,7 +97,51 @@ describe('outbox dispatcher', () => {
     expect(hints.get(`dm-edit ${played.id}`)).toEqual({ retireIdle: true });
     expect(hints.get(`dm-edit ${live.id}`)).toEqual({ retireIdle: false });
     expect(hints.get(`dm-edit ${waiting.id}`)).toEqual({ retireIdle: false });
-    expect(hints.get(`dm ${waiting.id}`)).toEqual({});
+    // A turn DM with no newer one of Ann's in its game: not superseded at the claim.
+    expect(hints.get(`dm ${waiting.id}`)).toEqual({ superseded: false });
+  });
+
+  it("a turn or reminder DM is claimed as superseded only when a newer turn DM of the same player in the same game is pending", async () => {
+    const ctx = testContext(db);
+    const guildId = '720000000000000077';
+    await db.prisma.guild.upsert({ where: { id: guildId }, create: { id: guildId }, update: {} });
+    const [ann, ben] = ['720000000000000101', '720000000000000102'];
+    const players = [{ id: ann, name: 'ann' }, { id: ben, name: 'ben' }];
+    const start = () => inTransaction(ctx, (tx) => startGame(tx, ctx, { guildId, channelId: '1', kind: 'knucklebones', players }));
+    const [one, two] = [await start(), await start()];
+    await db.sql.exec('DELETE FROM outbox');
+    const dm = async (userId: string, gameId: number, type: string) =>
+      (await db.prisma.outbox.create({ data: { kind: 'dm', payload: { userId, notification: { type, gameId } }, availableAt: ctx.clock.now() } })).id;
+    const rows = {
+      annTurn1: await dm(ann, one.id, 'turn'),
+      annReminder1: await dm(ann, one.id, 'reminder'),
+      // Ben's newer turn in game one and Ann's in game two supersede nothing of Ann's in game one.
+      benTurn1: await dm(ben, one.id, 'turn'),
+      annTurn2: await dm(ann, two.id, 'turn'),
+      annUpdate1: await dm(ann, one.id, 'update'),
+      annTurn1Newest: await dm(ann, one.id, 'turn'),
+      // A newer game-over DM is no newer turn: Ben's turn above stays unsuperseded.
+      benOver1: await dm(ben, one.id, 'game-over'),
+    };
+    const hints = new Map<bigint, ClaimHints | undefined>();
+    const reads: bigint[] = [];
+    const rec: Deliverer = {
+      async deliver(row, h) {
+        hints.set(row.id, h);
+        reads.push(row.id);
+        return 'ok';
+      },
+    };
+    await new Dispatcher(ctx, rec).drain();
+    expect(reads).toHaveLength(7);
+    expect(hints.get(rows.annTurn1)).toEqual({ superseded: true });
+    expect(hints.get(rows.annReminder1)).toEqual({ superseded: true });
+    expect(hints.get(rows.benTurn1)).toEqual({ superseded: false });
+    expect(hints.get(rows.annTurn2)).toEqual({ superseded: false });
+    expect(hints.get(rows.annTurn1Newest)).toEqual({ superseded: false });
+    // Other DMs (an update, a game-over note) are never skipped as superseded.
+    expect(hints.get(rows.annUpdate1)).toEqual({});
+    expect(hints.get(rows.benOver1)).toEqual({});
   });
 
   it('delivers every row once and records what was sent', async () => {

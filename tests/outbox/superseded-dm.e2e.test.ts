@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KnucklebonesState } from '../../src/games/knucklebones/engine/index.ts';
+import { DiscordDeliverer } from '../../src/bot/deliver.ts';
+import { games } from '../../src/games/index.ts';
 import { acceptChallenge, challenge } from '../../src/services/challenges.ts';
 import { playMove } from '../../src/services/games.ts';
 import { testContext } from '../helpers/context.ts';
@@ -61,5 +63,35 @@ describe('turn DMs queued faster than they are delivered', () => {
     const now = (final.state as unknown as KnucklebonesState).turn!;
     const seat = await h.db.prisma.seat.findFirstOrThrow({ where: { gameId: game.id, playerId: now } });
     expect(seat.dmMessageId).not.toBeNull();
+  });
+
+  it('a newer turn DM written after the claim still supersedes the older one at its delivery, and nothing is sent', async () => {
+    // The claim saw no newer DM (superseded: false); the player's next turn was queued since.
+    const ctx = testContext(h.db);
+    const guildId = h.emulator.guildId;
+    const [carol, dave] = [h.emulator.users.carol!, h.emulator.users.dave!];
+    const c = await challenge(ctx, { guildId, channelId: h.emulator.channels.knucklebones!, kind: 'knucklebones', from: { id: carol, name: 'Carol', bot: false }, to: { id: dave, name: 'Dave', bot: false } });
+    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: dave, guildId });
+    await h.settle();
+    // Three moves: the second player's turn DM, the first's, then the second's again (the newer one).
+    for (let k = 0; k < 3; k++) {
+      const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
+      const st = g.state as unknown as KnucklebonesState;
+      const column = (st.grids[st.turn!]!.findIndex((col) => col.length < 3) + 1) as 1 | 2 | 3;
+      await playMove(ctx, { gameId: game.id, userId: st.turn!, guildId, kind: 'knucklebones', move: { type: 'place', column } });
+    }
+    const turns = (await h.db.prisma.outbox.findMany({ where: { kind: 'dm', status: 'pending' }, orderBy: { id: 'asc' } })).filter(
+      (r) => (r.payload as { notification: { type: string } }).notification.type === 'turn',
+    );
+    expect(turns).toHaveLength(3);
+    const older = turns[0]!;
+    const who = aliasOf(h, (older.payload as { userId: string }).userId) as 'carol' | 'dave';
+    expect((turns[2]!.payload as { userId: string }).userId).toBe((older.payload as { userId: string }).userId);
+    const dmsBefore = (await h.api.dms(who)).messages.length;
+    const deliverer = new DiscordDeliverer(h.bot.client, { ...ctx, games }, games);
+    expect(await deliverer.deliver(older, { superseded: false })).toBe('superseded: a newer turn DM follows');
+    expect((await h.api.dms(who)).messages.length).toBe(dmsBefore);
+    // The rows left are delivered as usual (the older one superseded at the claim this time).
+    await h.settle();
   });
 });
