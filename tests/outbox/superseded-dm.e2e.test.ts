@@ -22,23 +22,37 @@ afterAll(async () => {
   await h?.close();
 });
 
+// A service context that does not wake the bot's outbox: the moves queue their DMs until settle().
+const quiet = () => testContext(h.db);
+
+/** A Knucklebones game between two of the emulator's users, started and its first rows delivered. */
+async function newGame(from: { alias: 'alice' | 'carol'; name: string }, to: { alias: 'bob' | 'dave'; name: string }) {
+  const ctx = quiet();
+  const guildId = h.emulator.guildId;
+  const [a, b] = [h.emulator.users[from.alias]!, h.emulator.users[to.alias]!];
+  const c = await challenge(ctx, { guildId, channelId: h.emulator.channels.knucklebones!, kind: 'knucklebones', from: { id: a, name: from.name, bot: false }, to: { id: b, name: to.name, bot: false } });
+  const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: b, guildId });
+  await h.settle();
+  return { game, players: [a, b] as const };
+}
+
+/** `n` moves of the game, each in its leftmost open column, through the service (the outbox not woken). */
+async function play(gameId: number, n: number) {
+  for (let k = 0; k < n; k++) {
+    const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: gameId } });
+    const st = g.state as unknown as KnucklebonesState;
+    const column = (st.grids[st.turn!]!.findIndex((col) => col.length < 3) + 1) as 1 | 2 | 3;
+    await playMove(quiet(), { gameId, userId: st.turn!, guildId: h.emulator.guildId, kind: 'knucklebones', move: { type: 'place', column } });
+  }
+}
+
 describe('turn DMs queued faster than they are delivered', () => {
   it('each player gets only the DM of their newest turn; the rows of the older turns are marked superseded', async () => {
-    // A service context that does not wake the bot's outbox: the moves queue their DMs until settle().
-    const ctx = testContext(h.db);
-    const guildId = h.emulator.guildId;
-    const [alice, bob] = [h.emulator.users.alice!, h.emulator.users.bob!];
-    const c = await challenge(ctx, { guildId, channelId: h.emulator.channels.knucklebones!, kind: 'knucklebones', from: { id: alice, name: 'Alice', bot: false }, to: { id: bob, name: 'Bob', bot: false } });
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: bob, guildId });
-    await h.settle();
+    const { game, players } = await newGame({ alias: 'alice', name: 'Alice' }, { alias: 'bob', name: 'Bob' });
+    const [alice, bob] = players;
     const dmsBefore = { alice: (await h.api.dms('alice')).messages.length, bob: (await h.api.dms('bob')).messages.length };
 
-    for (let k = 0; k < 4; k++) {
-      const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
-      const st = g.state as unknown as KnucklebonesState;
-      const column = (st.grids[st.turn!]!.findIndex((col) => col.length < 3) + 1) as 1 | 2 | 3;
-      await playMove(ctx, { gameId: game.id, userId: st.turn!, guildId, kind: 'knucklebones', move: { type: 'place', column } });
-    }
+    await play(game.id, 4);
     const queued = await h.db.prisma.outbox.findMany({ where: { kind: 'dm', status: 'pending' }, orderBy: { id: 'asc' } });
     const turns = queued.filter((r) => (r.payload as { notification: { type: string } }).notification.type === 'turn');
     expect(turns).toHaveLength(4);
@@ -67,19 +81,10 @@ describe('turn DMs queued faster than they are delivered', () => {
 
   it('a newer turn DM written after the claim still supersedes the older one at its delivery, and nothing is sent', async () => {
     // The claim saw no newer DM (superseded: false); the player's next turn was queued since.
-    const ctx = testContext(h.db);
-    const guildId = h.emulator.guildId;
-    const [carol, dave] = [h.emulator.users.carol!, h.emulator.users.dave!];
-    const c = await challenge(ctx, { guildId, channelId: h.emulator.channels.knucklebones!, kind: 'knucklebones', from: { id: carol, name: 'Carol', bot: false }, to: { id: dave, name: 'Dave', bot: false } });
-    const { game } = await acceptChallenge(ctx, { challengeId: c.challenge.id, userId: dave, guildId });
-    await h.settle();
+    const ctx = quiet();
+    const { game } = await newGame({ alias: 'carol', name: 'Carol' }, { alias: 'dave', name: 'Dave' });
     // Three moves: the second player's turn DM, the first's, then the second's again (the newer one).
-    for (let k = 0; k < 3; k++) {
-      const g = await h.db.prisma.game.findUniqueOrThrow({ where: { id: game.id } });
-      const st = g.state as unknown as KnucklebonesState;
-      const column = (st.grids[st.turn!]!.findIndex((col) => col.length < 3) + 1) as 1 | 2 | 3;
-      await playMove(ctx, { gameId: game.id, userId: st.turn!, guildId, kind: 'knucklebones', move: { type: 'place', column } });
-    }
+    await play(game.id, 3);
     const turns = (await h.db.prisma.outbox.findMany({ where: { kind: 'dm', status: 'pending' }, orderBy: { id: 'asc' } })).filter(
       (r) => (r.payload as { notification: { type: string } }).notification.type === 'turn',
     );
