@@ -70,7 +70,9 @@ if (section('clicks')) {
   out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const levels = arg('levels')?.split(',').map(Number) ?? (quick ? [1, 10] : [1, 5, 20, 50]);
   const profDir = process.argv.includes('--cpu-prof') ? mkdtempSync(path.join(tmpdir(), 'stonehall-prof-')) : null;
-  const { levels: results, steady, idleCpuMsPerSecond } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []), ...(arg('bot-node-args')?.split(',').filter(Boolean) ?? [])]);
+  const botNodeArgs = arg('bot-node-args')?.split(',').filter(Boolean) ?? [];
+  const withFloor = arg('floor-bot') !== '0';
+  const { levels: results, steady, idleCpuMsPerSecond } = await concurrencyBench(levels, quick ? 4 : 8, Number(arg('steady') ?? 5), [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=500'] : []), ...botNodeArgs]);
   for (const r of results) {
     out(
       `| ${r.games} | ${r.clicks} | ${r.movesPerSecond.toFixed(0)} | ${r.clicksPerSecond.toFixed(0)} | ${ms(r.drainMs)} | ${r.limitedPerMove.toFixed(2)} | ${(r.sql.calls / Math.max(1, r.clicks)).toFixed(1)} | ${ms(r.cpuMsPerMove)} | ${ms(r.click.p50)} | ${ms(r.click.p99)} | ${ms(r.floor.p50)} | ${(r.click.p50 / r.floor.p50).toFixed(1)}× |`,
@@ -84,10 +86,10 @@ if (section('clicks')) {
   }
   // The least a move costs a bot on this stack, measured the same way (bench/floor-bot-main.ts).
   // With --cpu-prof the floor bot is profiled too, so the component table can set the two side by side.
-  const floorProfDir = profDir && arg('floor-bot') !== '0' ? mkdtempSync(path.join(tmpdir(), 'stonehall-floor-prof-')) : null;
+  const floorProfDir = profDir && withFloor ? mkdtempSync(path.join(tmpdir(), 'stonehall-floor-prof-')) : null;
   let floor: Awaited<ReturnType<typeof floorBotBench>> = [];
-  if (arg('floor-bot') !== '0') {
-    floor = await floorBotBench(levels, quick ? 4 : 8, [...(floorProfDir ? ['--cpu-prof', `--cpu-prof-dir=${floorProfDir}`, '--cpu-prof-interval=500'] : []), ...(arg('bot-node-args')?.split(',').filter(Boolean) ?? [])]);
+  if (withFloor) {
+    floor = await floorBotBench(levels, quick ? 4 : 8, [...(floorProfDir ? ['--cpu-prof', `--cpu-prof-dir=${floorProfDir}`, '--cpu-prof-interval=500'] : []), ...botNodeArgs]);
     out('\nThe floor bot (bench/floor-bot-main.ts): a bare discord.js client with Stonehall\'s client options (src/bot/client-options.ts), built as it is and started with the same Node flags, that does the least a move needs: a 4-statement transaction on a pool of 10, the board (an embed and two rows of buttons) answered in place, a turn DM every other move (0.5 rate-limited calls a move). Same emulator, same levels and closed loops, a 20-move warm-up; its own CPU from the first click until its last DM is sent. What no change of Stonehall\'s can go below on this machine, at this age of the process:\n');
     out('| games at once | floor bot CPU / move | of which kernel | floor bot click p50 | floor bot click p99 | Stonehall CPU / move | Stonehall / floor bot |');
     out('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');

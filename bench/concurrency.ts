@@ -42,6 +42,12 @@ export interface SteadyResult {
   byRoute: Record<string, number>;
 }
 
+/** The levels a clicks run plays: a 1-game warm-up first (cold caches, first JIT; index -1, not reported), then each level with its index. */
+export const withWarmUp = (levels: number[]): Array<readonly [number, number]> => [[-1, 1] as const, ...levels.map((l, i) => [i, l] as const)];
+
+/** Clicks per game at a level: few games at once play up to a whole game each (about 20 moves), so low levels get enough samples. */
+export const clicksPer = (level: number, clicksPerGame: number): number => (level <= 5 ? 20 : clicksPerGame);
+
 /** Requests the global rate limit counts: all but interaction callbacks and interaction webhooks ("POST /interactions/..."). */
 const limited = (route: string) => !/ \/(interactions|webhooks)\//.test(route);
 
@@ -131,10 +137,8 @@ export async function concurrencyBench(
       }
       return ids;
     };
-    // Few games at once: up to a whole game each (about 20 moves), so low levels get enough samples.
-    const perGame = (level: number) => (level <= 5 ? 20 : clicksPerGame);
-    // The first level is a warm-up (cold caches, first JIT), not reported.
-    for (const [index, level] of [[-1, 1] as const, ...levels.map((l, i) => [i, l] as const)]) {
+    const perGame = (level: number) => clicksPer(level, clicksPerGame);
+    for (const [index, level] of withWarmUp(levels)) {
       const games = await newGames(level);
       // Wait until every board has been posted by the outbox.
       for (;;) {

@@ -6,6 +6,7 @@
 import type { ServerDefinition } from '@stonehall/discord-emulator';
 import { benchDatabase } from './db.ts';
 import { sqlStats, startEmulatorProcess, startFloorBot, type BotProc } from './procs.ts';
+import { clicksPer, withWarmUp } from './concurrency.ts';
 import { summary } from './stats.ts';
 import { board } from './floor-board.ts';
 
@@ -56,8 +57,8 @@ export async function floorBotBench(levels: number[], clicksPerGame = 8, nodeArg
     let nextGame = 0;
     let nextUser = 0;
     const results: FloorLevel[] = [];
-    for (const [index, level] of [[-1, 1] as const, ...levels.map((l, i) => [i, l] as const)]) {
-      const perGame = level <= 5 ? 20 : clicksPerGame;
+    for (const [index, level] of withWarmUp(levels)) {
+      const perGame = clicksPer(level, clicksPerGame);
       const boards = [];
       for (let i = 0; i < level; i++) {
         const gameId = nextGame++;

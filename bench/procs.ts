@@ -182,13 +182,16 @@ export async function startEmulatorProcess(server: ServerDefinition, opts: { int
   };
 }
 
-let built = false;
-/** Builds dist/main.js once per bench run (scripts/build.mjs, what `npm start` does first). */
-function buildBot(): void {
-  if (built) return;
-  const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`scripts/build.mjs failed:\n${r.stdout}\n${r.stderr}`);
-  built = true;
+const built = new Set<string>();
+/**
+ * Builds dist/main.js (scripts/build.mjs, what `npm start` does first), or with `entry` that file
+ * into dist/<its name>.js (the floor bot), once per bench run.
+ */
+function buildBot(entry?: string): void {
+  if (built.has(entry ?? '')) return;
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', ...(entry ? [`--entry=${entry}`] : [])], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`scripts/build.mjs${entry ? ` --entry=${entry}` : ''} failed:\n${r.stdout}\n${r.stderr}`);
+  built.add(entry ?? '');
 }
 
 export interface BotProc {
@@ -295,8 +298,7 @@ export function botProblems(bots: BotProc[]): string[] {
  * flags `npm start` gives Stonehall's bot, then `nodeArgs`. Ready once it has logged in.
  */
 export async function startFloorBot(emulator: Pick<EmulatorProcess, 'botToken' | 'apiBase'>, databaseUrl: string, nodeArgs: string[] = []): Promise<BotProc> {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--entry=bench/floor-bot-main.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`building the floor bot failed:\n${r.stdout}\n${r.stderr}`);
+  buildBot('bench/floor-bot-main.ts');
   const child = new Child(
     'floor bot',
     spawn(process.execPath, [...startFlags(), ...nodeArgs, 'dist/floor-bot-main.js'], {

@@ -206,8 +206,9 @@ export class DiscordDeliverer implements Deliverer {
     // turn of theirs in this game already queued its own DM: then this turn is over, and its ping
     // would only spend a call (and a DM channel's 5 per 5 s) on a turn they can no longer play.
     // The claim may already have seen that newer DM (ClaimHints.superseded): then nothing is read.
-    if (superseded && (p.notification.type === 'turn' || p.notification.type === 'reminder')) return SUPERSEDED;
-    const target = p.notification.type === 'turn' || p.notification.type === 'reminder' ? await this.dmTarget(row.id, p.notification.gameId, p.userId) : null;
+    const ping = p.notification.type === 'turn' || p.notification.type === 'reminder';
+    if (ping && superseded) return SUPERSEDED;
+    const target = ping ? await this.dmTarget(row.id, p.notification.gameId, p.userId) : null;
     if (target?.superseded) return SUPERSEDED;
     const meta = await this.dmMeta(p);
     const present = this.games.require(p.notification.kind).present;
